@@ -1,0 +1,61 @@
+// buildApp: the HTTP application as a plugin tree - infrastructure first (errors, docs, query parsing,
+// auth, rate limit, operations), then one route plugin per API area. No listening here.
+import { randomUUID } from 'node:crypto';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import type { Services } from './deps.js';
+import { registerAuth } from './http/auth.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { registerOpenApi } from './http/openapi.js';
+import { createMetricsRegistry, registerOperations } from './http/operations.js';
+import { parseQueryString, registerQueryHandling } from './http/query.js';
+import { registerRateLimit } from './http/rate-limit.js';
+import { validatorCompiler } from './http/validation.js';
+import { identityRoutes } from './modules/identity/identity.routes.js';
+import { version } from './version.js';
+
+export type AppDeps = {
+  config: Config;
+  db: Database;
+  services: Services;
+  logger: Logger;
+  metrics?: Registry;
+};
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, services } = deps;
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    bodyLimit: config.bodyLimitBytes,
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQueryString },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  registerErrorHandling(app);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  await registerOpenApi(app, version);
+  registerQueryHandling(app);
+  registerAuth(app, {
+    lookup: services.identity.lookupApiKey,
+    touch: services.identity.touchApiKey,
+    cacheTtlMs: config.authCacheTtlMs,
+  });
+  await registerRateLimit(app, { perMinute: config.rateLimitPerMinute, redisUrl: config.redisUrl });
+  registerOperations(app, { db: deps.db, metrics: deps.metrics ?? createMetricsRegistry() });
+
+  await app.register(identityRoutes, { identity: services.identity });
+  return app;
+}

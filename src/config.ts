@@ -1,0 +1,137 @@
+// The only reader of process.env. Parsed once at start; every problem is listed at once so an
+// operator fixes the environment in one go instead of one restart per typo.
+import path from 'node:path';
+
+export type Config = Readonly<{
+  host: string;
+  port: number;
+  logLevel: string;
+  /** External PostgreSQL; when unset an embedded server runs out of `dataDir`. */
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  dataDir: string;
+  /** Port of the embedded PostgreSQL; 0 picks a free one (it is recorded in the data dir). */
+  embeddedPgPort: number;
+  redisUrl: string | undefined;
+  rateLimitPerMinute: number;
+  authCacheTtlMs: number;
+  bootstrap: { apiKey: string | undefined; email: string; teamName: string };
+  worker: {
+    concurrency: number;
+    pollIntervalMs: number;
+    heartbeatIntervalMs: number;
+    /** A worker silent for this long is presumed dead and its jobs are released to others. */
+    heartbeatTimeoutMs: number;
+  };
+  /** Largest accepted request body for JSON endpoints. */
+  bodyLimitBytes: number;
+  /** Largest accepted upload (CSV imports, attachments). */
+  uploadMaxBytes: number;
+  /** Where uploaded and generated files live when no object store is configured. */
+  filesDir: string;
+  /** Mass actions touching more records than this run as a background job. */
+  massActionSyncLimit: number;
+  webhooks: {
+    retryScheduleSeconds: number[];
+    allowPrivateTargets: boolean;
+    timeoutMs: number;
+    /** A webhook that has not succeeded once in this long is switched off. */
+    disableAfterFailingMs: number;
+  };
+}>;
+
+type Env = Record<string, string | undefined>;
+
+class EnvReader {
+  readonly problems: string[] = [];
+  constructor(private readonly env: Env) {}
+
+  string(name: string, fallback: string): string {
+    const value = this.env[name];
+    return value === undefined || value === '' ? fallback : value;
+  }
+
+  optional(name: string): string | undefined {
+    const value = this.env[name];
+    return value === undefined || value === '' ? undefined : value;
+  }
+
+  int(name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      this.problems.push(`${name} must be an integer between ${min} and ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const raw = this.optional(name)?.toLowerCase();
+    if (raw === undefined) return fallback;
+    if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+    if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+    this.problems.push(`${name} must be true or false (got "${raw}")`);
+    return fallback;
+  }
+
+  intList(name: string, fallback: number[]): number[] {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    const values = raw.split(',').map((part) => Number(part.trim()));
+    if (values.length === 0 || values.some((v) => !Number.isInteger(v) || v < 0)) {
+      this.problems.push(`${name} must be a comma-separated list of whole seconds (got "${raw}")`);
+      return fallback;
+    }
+    return values;
+  }
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
+  const read = new EnvReader(env);
+  const dataDir = path.resolve(read.string('LEADFLOW_DATA_DIR', './.leadflow'));
+  const config: Config = {
+    host: read.string('HOST', '127.0.0.1'),
+    port: read.int('PORT', 8080, 0, 65535),
+    logLevel: read.string('LOG_LEVEL', 'info'),
+    databaseUrl: read.optional('DATABASE_URL'),
+    databasePoolSize: read.int('DATABASE_POOL_SIZE', 20, 2, 500),
+    dataDir,
+    embeddedPgPort: read.int('LEADFLOW_EMBEDDED_PG_PORT', 0, 0, 65535),
+    redisUrl: read.optional('REDIS_URL'),
+    rateLimitPerMinute: read.int('LEADFLOW_RATE_LIMIT_PER_MINUTE', 300, 1),
+    authCacheTtlMs: read.int('LEADFLOW_AUTH_CACHE_TTL_MS', 5000, 0, 60_000),
+    bootstrap: {
+      apiKey: read.optional('LEADFLOW_BOOTSTRAP_API_KEY'),
+      email: read.string('LEADFLOW_BOOTSTRAP_EMAIL', 'owner@leadflow.local'),
+      teamName: read.string('LEADFLOW_BOOTSTRAP_TEAM', 'My Team'),
+    },
+    worker: {
+      concurrency: read.int('LEADFLOW_WORKER_CONCURRENCY', 10, 1, 500),
+      pollIntervalMs: read.int('LEADFLOW_WORKER_POLL_INTERVAL_MS', 2000, 50),
+      heartbeatIntervalMs: read.int('LEADFLOW_WORKER_HEARTBEAT_INTERVAL_MS', 10_000, 100),
+      heartbeatTimeoutMs: read.int('LEADFLOW_WORKER_HEARTBEAT_TIMEOUT_MS', 60_000, 500),
+    },
+    bodyLimitBytes: read.int('LEADFLOW_BODY_LIMIT_BYTES', 10 * 1024 * 1024, 1024),
+    uploadMaxBytes: read.int('LEADFLOW_UPLOAD_MAX_BYTES', 100 * 1024 * 1024, 1024),
+    filesDir: path.resolve(read.string('LEADFLOW_FILES_DIR', path.join(dataDir, 'files'))),
+    massActionSyncLimit: read.int('LEADFLOW_MASS_ACTION_SYNC_LIMIT', 50_000, 1),
+    webhooks: {
+      retryScheduleSeconds: read.intList(
+        'LEADFLOW_WEBHOOK_RETRY_SCHEDULE',
+        [5, 60, 300, 1800, 7200, 21600, 43200],
+      ),
+      allowPrivateTargets: read.bool('LEADFLOW_WEBHOOKS_ALLOW_PRIVATE', false),
+      timeoutMs: read.int('LEADFLOW_WEBHOOK_TIMEOUT_MS', 10_000, 100),
+      disableAfterFailingMs: read.int('LEADFLOW_WEBHOOK_DISABLE_AFTER_MS', 5 * 24 * 3600 * 1000, 1000),
+    },
+    ...overrides,
+  };
+  if (read.problems.length > 0) {
+    throw new ConfigError(`Invalid configuration:\n  - ${read.problems.join('\n  - ')}`);
+  }
+  return Object.freeze(config);
+}

@@ -1,0 +1,10 @@
+// Every migration, in order. Files are frozen once merged: change the schema with a new file and a new
+// line here (a test checks that no file in this folder is missing from this list).
+import type { Migration } from 'kysely';
+import * as identity from './0001_identity.js';
+import * as workerHeartbeats from './0002_worker_heartbeats.js';
+
+export const migrations: Record<string, Migration> = {
+  '0001_identity': identity,
+  '0002_worker_heartbeats': workerHeartbeats,
+};

@@ -1,0 +1,20 @@
+// Composition root: every module's service is created here with its explicit dependencies, and every
+// module's job handlers are merged into the one catalog the workers run.
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import type { JobHandler } from './jobs/queue.js';
+import type { Clock } from './lib/clock.js';
+import { createIdentityService } from './modules/identity/identity.service.js';
+
+export type ServiceDeps = { db: Database; config: Config; clock: Clock };
+
+export function createServices(deps: ServiceDeps) {
+  const identity = createIdentityService({ db: deps.db, onTeamCreated: [] });
+  return { identity };
+}
+
+export type Services = ReturnType<typeof createServices>;
+
+export function createJobCatalog(_services: Services, _deps: ServiceDeps): JobHandler[] {
+  return [];
+}

@@ -1,0 +1,81 @@
+// Schema pieces every module uses: identifiers, the error body, the list envelope and list parameters.
+import { type TSchema, Type } from 'typebox';
+import { MAX_LIMIT } from '../lib/pagination.js';
+
+export const Uuid = (description?: string) =>
+  Type.String({ format: 'uuid', ...(description ? { description } : {}) });
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** ISO 8601 timestamp on the wire; handlers may return a Date (the serializer formats it). */
+export const DateTime = (description?: string) =>
+  Type.Unsafe<Date | string>({ type: 'string', format: 'date-time', ...(description ? { description } : {}) });
+
+export const UuidParams = Type.Object({ uuid: Uuid() });
+
+export const ErrorBody = Type.Object(
+  {
+    error: Type.Object({
+      reason: Type.String({
+        description:
+          'bad_request, auth_exception, payment_required, access_denied, not_found, conflict, validation_error, rate_limited, internal_error',
+      }),
+      message: Type.String(),
+      data: Type.Record(Type.String(), Type.Unknown(), {
+        description: 'For validation errors: field path → list of messages',
+      }),
+    }),
+    message: Type.String(),
+    code: Type.Integer({ description: 'HTTP status code' }),
+  },
+  { $id: 'ErrorBody', title: 'Error' },
+);
+
+export const Envelope = <T extends TSchema>(item: T) =>
+  Type.Object({
+    data: Type.Array(item),
+    limit: Type.Integer({ description: `Page size used (default 20, at most ${MAX_LIMIT})` }),
+    offset: Type.Integer(),
+    total: Type.Integer({ description: 'Records matching the filter' }),
+    has_more: Type.Boolean(),
+  });
+
+const pageFields = {
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, default: 20, description: `Page size; values above ${MAX_LIMIT} are clamped` }),
+  ),
+  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  order_field: Type.Optional(Type.String({ description: 'Field to sort by (default created_at)' })),
+  order_type: Type.Optional(
+    Type.Union([Type.Literal('asc'), Type.Literal('desc'), Type.Literal(0), Type.Literal(1)], {
+      description: 'Sort direction, default desc (0/1 accepted as asc/desc)',
+    }),
+  ),
+};
+
+const filterDescription = (fields: string[]) =>
+  `Filter object (spec 2.1). Keys: ${fields.join(', ')}. GET form: filter[field]=v, filter[field][]=a, ` +
+  'filter[field][>=]=v; a JSON string is accepted too, and a flat ?field=v filters like filter[field]=v.';
+
+/** Query string of a GET list: paging, sorting and the filter in bracket form. */
+export const ListQuery = (filterFields: string[] = [], extra: Record<string, TSchema> = {}) =>
+  Type.Object({
+    ...pageFields,
+    ...(filterFields.length > 0 ? { filter: Type.Optional(Type.Unknown({ description: filterDescription(filterFields) })) } : {}),
+    ...extra,
+  });
+
+/** Body of a POST search/list: the same parameters as JSON. */
+export const SearchBody = (filterFields: string[] = [], extra: Record<string, TSchema> = {}) =>
+  Type.Object({
+    ...pageFields,
+    filter: Type.Optional(
+      Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], {
+        description: filterDescription(filterFields),
+      }),
+    ),
+    disable_aggregation: Type.Optional(Type.Boolean({ description: 'Accepted for compatibility; has no effect' })),
+    ...extra,
+  });
+
+export const NoContent = Type.Null({ description: 'No content' });

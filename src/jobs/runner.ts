@@ -1,0 +1,129 @@
+// Runs the merged job catalog with graphile-worker in this process, and keeps the queue healthy when
+// a worker process dies: graphile-worker would leave that process's jobs locked for four hours, so
+// every live process heartbeats its workers and releases the jobs of workers that stopped doing so.
+import { randomUUID } from 'node:crypto';
+import { type Runner, type Task, type TaskList, run } from 'graphile-worker';
+import { sql } from 'kysely';
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import type { Database } from '../db/database.js';
+import { silentWorkerLogger } from '../db/migrate.js';
+import { InvalidJobPayload, type JobHandler, checkPayload } from './queue.js';
+
+export type WorkerOptions = {
+  db: Database;
+  pool: pg.Pool;
+  jobs: JobHandler[];
+  concurrency: number;
+  pollIntervalMs: number;
+  heartbeatIntervalMs: number;
+  heartbeatTimeoutMs: number;
+  log: Logger;
+};
+
+export type WorkerHandle = { processId: string; stop(): Promise<void> };
+
+function toTaskList(jobs: JobHandler[], log: Logger): TaskList {
+  const tasks: TaskList = {};
+  for (const { type: job, run: handler } of jobs) {
+    if (tasks[job.name]) throw new Error(`Two job handlers are registered for ${job.name}`);
+    const task: Task = async (payload, helpers) => {
+      const jobLog = log.child({ job: job.name, jobId: helpers.job.id, attempt: helpers.job.attempts });
+      let checked: unknown;
+      try {
+        checked = checkPayload(job, payload);
+      } catch (error) {
+        if (error instanceof InvalidJobPayload) {
+          // Retrying cannot fix a malformed payload: log it and drop the job.
+          jobLog.error({ err: error }, 'dropping job with invalid payload');
+          return;
+        }
+        throw error;
+      }
+      await handler(checked as never, {
+        jobId: helpers.job.id,
+        attempt: helpers.job.attempts,
+        maxAttempts: helpers.job.max_attempts,
+        log: jobLog,
+      });
+    };
+    tasks[job.name] = task;
+  }
+  return tasks;
+}
+
+export async function startWorker(options: WorkerOptions): Promise<WorkerHandle> {
+  const processId = randomUUID();
+  const workerIds = new Set<string>();
+  const { db, log } = options;
+
+  const runner: Runner = await run({
+    pgPool: options.pool,
+    taskList: toTaskList(options.jobs, log),
+    concurrency: options.concurrency,
+    pollInterval: options.pollIntervalMs,
+    noHandleSignals: true,
+    logger: silentWorkerLogger,
+  });
+  runner.events.on('worker:create', ({ worker }) => {
+    workerIds.add(worker.workerId);
+    void beat();
+  });
+  runner.events.on('job:error', ({ job, error }) =>
+    log.warn({ err: error, job: job.task_identifier, jobId: job.id, attempt: job.attempts }, 'job failed; will retry'),
+  );
+  runner.events.on('job:failed', ({ job, error }) =>
+    log.error({ err: error, job: job.task_identifier, jobId: job.id }, 'job failed permanently'),
+  );
+
+  async function beat(): Promise<void> {
+    if (workerIds.size === 0) return;
+    await sql`
+      insert into worker_heartbeats (worker_id, process_id, heartbeat_at)
+      select id, ${processId}, now() from unnest(${[...workerIds]}::text[]) as id
+      on conflict (worker_id) do update set heartbeat_at = excluded.heartbeat_at
+    `.execute(db);
+  }
+
+  async function releaseDeadWorkers(): Promise<void> {
+    const timeout = `${options.heartbeatTimeoutMs} milliseconds`;
+    // Workers whose process stopped beating, plus lock holders that never registered at all.
+    const dead = await sql<{ worker_id: string }>`
+      select worker_id from worker_heartbeats where heartbeat_at < now() - ${timeout}::interval
+      union
+      select distinct j.locked_by from graphile_worker._private_jobs j
+      where j.locked_by is not null and j.locked_at < now() - ${timeout}::interval
+        and not exists (select 1 from worker_heartbeats h where h.worker_id = j.locked_by)
+    `.execute(db);
+    const ids = dead.rows.map((row) => row.worker_id).filter((id) => !workerIds.has(id));
+    if (ids.length === 0) return;
+    await sql`select graphile_worker.force_unlock_workers(${ids}::text[])`.execute(db);
+    await sql`delete from worker_heartbeats where worker_id = any(${ids}::text[])`.execute(db);
+    log.warn({ workers: ids }, 'released jobs of workers that stopped heartbeating');
+  }
+
+  const tick = async () => {
+    try {
+      await beat();
+      await releaseDeadWorkers();
+    } catch (error) {
+      log.warn({ err: error }, 'worker heartbeat failed');
+    }
+  };
+  await tick();
+  const timer = setInterval(tick, options.heartbeatIntervalMs);
+  timer.unref();
+
+  let stopped = false;
+  return {
+    processId,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(timer);
+      // Graceful: running jobs finish (or are released when they outlast graphile's abort timeout).
+      await runner.stop();
+      await sql`delete from worker_heartbeats where process_id = ${processId}`.execute(db).catch(() => undefined);
+    },
+  };
+}

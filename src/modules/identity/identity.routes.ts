@@ -1,0 +1,97 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { authOf } from '../../http/auth.js';
+import { NoContent } from '../../http/schemas.js';
+import { resolvePage } from '../../lib/pagination.js';
+import { teamSort } from './identity.repository.js';
+import {
+  ApiKey,
+  ApiKeyParams,
+  CreateApiKeyBody,
+  CreatedApiKey,
+  Team,
+  TeamList,
+  TeamListQuery,
+  TeamParams,
+  User,
+} from './identity.schemas.js';
+import type { IdentityService } from './identity.service.js';
+
+export const identityRoutes: FastifyPluginAsyncTypebox<{ identity: IdentityService }> = async (app, { identity }) => {
+  const tags = ['Users and teams'];
+
+  app.get(
+    '/id/api/users/current',
+    { schema: { tags, operationId: 'getCurrentUser', summary: 'The user owning the API key', response: { 200: User } } },
+    async (request) => identity.getCurrentUser(authOf(request).userId),
+  );
+
+  app.get(
+    '/id/api/teams',
+    {
+      schema: {
+        tags,
+        operationId: 'listTeams',
+        summary: 'Teams the user belongs to',
+        querystring: TeamListQuery,
+        response: { 200: TeamList },
+      },
+    },
+    async (request) => identity.listTeams(authOf(request).userId, resolvePage(request.query, teamSort)),
+  );
+
+  app.get(
+    '/id/api/teams/:id',
+    {
+      schema: { tags, operationId: 'getTeam', summary: 'One team (404 unless you are a member)', params: TeamParams, response: { 200: Team } },
+    },
+    async (request) => identity.getTeam(authOf(request).userId, request.params.id),
+  );
+
+  app.post(
+    '/id/api/jwt-tokens/create-api-key',
+    {
+      schema: {
+        tags,
+        operationId: 'createApiKey',
+        summary: 'Create another API key for the current user (the secret is shown once)',
+        body: CreateApiKeyBody,
+        response: { 200: CreatedApiKey },
+      },
+    },
+    async (request) => {
+      const auth = authOf(request);
+      return identity.createApiKey(auth.userId, auth.teamId, request.body.name);
+    },
+  );
+
+  app.get(
+    '/id/api/api-keys',
+    {
+      schema: {
+        tags,
+        operationId: 'listApiKeys',
+        summary: 'The current user\u2019s API keys (never their secrets)',
+        response: { 200: Type.Object({ data: Type.Array(ApiKey) }) },
+      },
+    },
+    async (request) => ({ data: await identity.listApiKeys(authOf(request).userId) }),
+  );
+
+  app.delete(
+    '/id/api/api-keys/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'revokeApiKey',
+        summary: 'Revoke one of your API keys; it stops working within seconds',
+        params: ApiKeyParams,
+        response: { 204: NoContent },
+      },
+    },
+    async (request, reply) => {
+      await identity.revokeApiKey(authOf(request).userId, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+};

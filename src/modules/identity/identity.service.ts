@@ -1,0 +1,187 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Database, Executor } from '../../db/database.js';
+import { hashApiKey } from '../../http/auth.js';
+import { AppError, invalidField, notFound } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { type PageRequest, envelope } from '../../lib/pagination.js';
+import * as repo from './identity.repository.js';
+
+/** Other modules seed per-team data (default pipeline stages...) when a team is created. */
+export type TeamCreatedHook = (trx: Executor, teamId: number) => Promise<void>;
+
+type TeamRow = NonNullable<Awaited<ReturnType<typeof repo.selectTeamById>>>;
+type UserRow = NonNullable<Awaited<ReturnType<typeof repo.selectUserById>>>;
+
+export function toTeam(row: TeamRow) {
+  return {
+    id: row.id,
+    cluster_id: 1,
+    subscription_id: null,
+    license_uuid: null,
+    name: row.name,
+    color: row.color,
+    status: row.status,
+    features: row.features,
+    credits: {
+      activities: row.credits_activities,
+      advanced_enrichment: row.credits_advanced_enrichment,
+      llm: row.credits_llm,
+    },
+    config: row.config,
+    user_id: row.user_id,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export function toUser(row: UserRow) {
+  return {
+    id: row.id,
+    uuid: row.uuid,
+    email: row.email,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    email_status: row.email_status,
+    image_url: row.image_url,
+    timezone: row.timezone,
+    config: row.config,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
+const MIN_KEY_LENGTH = 16;
+
+/** A new secret: `lf_` and 40 URL-safe characters (240 bits). */
+function generateApiKey(): string {
+  return `lf_${randomBytes(30).toString('base64url')}`;
+}
+
+export function createIdentityService(deps: { db: Database; onTeamCreated?: TeamCreatedHook[] }) {
+  const { db } = deps;
+  const hooks = deps.onTeamCreated ?? [];
+
+  async function createTeam(trx: Executor, name: string, ownerId: number) {
+    const team = await repo.insertTeam(trx, { name, ownerId });
+    await repo.insertMembership(trx, team.id, ownerId, 'owner');
+    for (const hook of hooks) await hook(trx, team.id);
+    return team;
+  }
+
+  async function issueApiKey(trx: Executor, userId: number, name: string, secret?: string) {
+    const key = secret ?? generateApiKey();
+    if (key.length < MIN_KEY_LENGTH) throw invalidField('api_key', `An API key needs at least ${MIN_KEY_LENGTH} characters.`);
+    const row = await repo.insertApiKey(trx, { userId, name, keyHash: hashApiKey(key), keyPrefix: key.slice(0, 8) });
+    return { key, row };
+  }
+
+  async function requireUserByEmail(trx: Executor, email: string) {
+    const user = await repo.selectUserByEmail(trx, email);
+    if (!user) throw notFound(`User ${email}`);
+    return user;
+  }
+
+  return {
+    /** Creates a user (or reuses the one with that e-mail), a team they own, and a first API key. */
+    async createUserWithTeam(input: { email: string; teamName: string; apiKey?: string }) {
+      if (!EMAIL_PATTERN.test(input.email)) throw invalidField('email', `"${input.email}" is not an e-mail address.`);
+      if (!input.teamName.trim()) throw invalidField('team', 'A team name is required.');
+      return db.transaction().execute(async (trx) => {
+        const user =
+          (await repo.selectUserByEmail(trx, input.email)) ?? (await repo.insertUser(trx, { uuid: newId(), email: input.email }));
+        const team = await createTeam(trx, input.teamName.trim(), user.id);
+        const { key } = await issueApiKey(trx, user.id, 'default', input.apiKey);
+        return { user_id: user.id, team_id: team.id, api_key: key };
+      });
+    },
+
+    /**
+     * First start on an empty database: create the owner and their team. Serialised with an advisory
+     * lock so two processes starting together create one owner. Returns undefined when users exist.
+     */
+    async bootstrapOwner(input: { email: string; teamName: string; apiKey?: string }) {
+      return db.transaction().execute(async (trx) => {
+        await sql`select pg_advisory_xact_lock(hashtext('leadflow.bootstrap'))`.execute(trx);
+        if ((await repo.countUsers(trx)) > 0) return undefined;
+        const user = await repo.insertUser(trx, { uuid: newId(), email: input.email });
+        const team = await createTeam(trx, input.teamName, user.id);
+        const { key } = await issueApiKey(trx, user.id, 'bootstrap', input.apiKey);
+        return { user_id: user.id, team_id: team.id, api_key: key };
+      });
+    },
+
+    async createApiKeyForEmail(email: string, name = 'cli') {
+      return db.transaction().execute(async (trx) => {
+        const user = await requireUserByEmail(trx, email);
+        const { key, row } = await issueApiKey(trx, user.id, name);
+        return { api_key: key, id: row.id };
+      });
+    },
+
+    async createApiKey(userId: number, teamId: number, name: string) {
+      const { key, row } = await issueApiKey(db, userId, name);
+      return {
+        jti: String(row.id),
+        id: row.id,
+        user_id: userId,
+        team_id: teamId,
+        name: row.name,
+        last_token: key,
+        created_at: row.created_at,
+      };
+    },
+
+    async listApiKeys(userId: number) {
+      return repo.selectApiKeysOfUser(db, userId);
+    },
+
+    async revokeApiKey(userId: number, apiKeyId: number) {
+      if (!(await repo.revokeApiKey(db, userId, apiKeyId))) throw notFound('API key');
+    },
+
+    async revokeApiKeyById(apiKeyId: number) {
+      const key = await db.selectFrom('api_keys').select('user_id').where('id', '=', apiKeyId).executeTakeFirst();
+      if (!key || !(await repo.revokeApiKey(db, key.user_id, apiKeyId))) throw notFound(`Active API key ${apiKeyId}`);
+    },
+
+    async addMember(email: string, teamId: number, role = 'member') {
+      return db.transaction().execute(async (trx) => {
+        const user = await requireUserByEmail(trx, email);
+        if (!(await repo.selectTeamById(trx, teamId))) throw notFound(`Team ${teamId}`);
+        await repo.insertMembership(trx, teamId, user.id, role);
+        return { user_id: user.id, team_id: teamId };
+      });
+    },
+
+    async addCredits(teamId: number, amount: number) {
+      if (!Number.isInteger(amount)) throw invalidField('amount', 'amount must be a whole number of credits.');
+      const team = await repo.addTeamCredits(db, teamId, amount);
+      if (!team) throw notFound(`Team ${teamId}`);
+      return { team_id: team.id, credits: toTeam(team).credits };
+    },
+
+    async getCurrentUser(userId: number) {
+      const user = await repo.selectUserById(db, userId);
+      if (!user) throw new AppError('auth_exception', 'The user of this API key no longer exists.');
+      return toUser(user);
+    },
+
+    async listTeams(userId: number, page: PageRequest) {
+      const { rows, total } = await repo.selectTeamsOfUser(db, userId, page);
+      return envelope(rows.map(toTeam), total, page);
+    },
+
+    async getTeam(userId: number, teamId: number) {
+      const team = await repo.selectTeamOfUser(db, userId, teamId);
+      if (!team) throw notFound(`Team ${teamId}`);
+      return toTeam(team);
+    },
+
+    lookupApiKey: (keyHash: string) => repo.selectApiKeyIdentity(db, keyHash),
+    touchApiKey: (apiKeyId: number) => repo.touchApiKey(db, apiKeyId),
+  };
+}
+
+export type IdentityService = ReturnType<typeof createIdentityService>;

@@ -1,0 +1,101 @@
+// Process lifecycle shared by the CLI roles: open the database (embedded or DATABASE_URL), migrate,
+// then run the API, the workers or both; stop in the reverse order so nothing is cut off mid-way.
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { openDatabaseSource } from './db/connect.js';
+import { type DatabaseHandle, createDatabase } from './db/database.js';
+import { migrateDatabase } from './db/migrate.js';
+import { type Services, createJobCatalog, createServices } from './deps.js';
+import { type WorkerHandle, startWorker } from './jobs/runner.js';
+import { systemClock } from './lib/clock.js';
+
+export type Role = 'serve' | 'api' | 'worker';
+
+export type Runtime = {
+  services: Services;
+  database: DatabaseHandle;
+  app?: FastifyInstance;
+  worker?: WorkerHandle;
+  /** Base URL the API listens on, when it does. */
+  url?: string;
+  stop(): Promise<void>;
+};
+
+/** Opens and migrates the database; the caller closes both handles. */
+export async function openDatabase(config: Config, logger: Logger) {
+  const source = await openDatabaseSource(config, (message) => logger.debug({ postgres: message }, 'embedded postgres'));
+  const database = createDatabase(source.url, config.databasePoolSize);
+  try {
+    await migrateDatabase(database.db, database.pool);
+  } catch (error) {
+    await database.close();
+    await source.stop();
+    throw error;
+  }
+  return { source, database };
+}
+
+export async function startRuntime(role: Role, config: Config, logger: Logger): Promise<Runtime> {
+  const { source, database } = await openDatabase(config, logger);
+  const deps = { db: database.db, config, clock: systemClock };
+  const services = createServices(deps);
+  let app: FastifyInstance | undefined;
+  let worker: WorkerHandle | undefined;
+  let url: string | undefined;
+
+  const stop = async () => {
+    // Stop taking requests and let in-flight ones finish, then let running jobs finish,
+    // and only then close the pool and the embedded server.
+    await app?.close().catch((error) => logger.error({ err: error }, 'closing the API failed'));
+    await worker?.stop().catch((error) => logger.error({ err: error }, 'stopping workers failed'));
+    await database.close();
+    await source.stop();
+  };
+
+  try {
+    if (role !== 'worker') {
+      const created = await services.identity.bootstrapOwner({
+        email: config.bootstrap.email,
+        teamName: config.bootstrap.teamName,
+        apiKey: config.bootstrap.apiKey,
+      });
+      if (created) announceOwner(created, config);
+      app = await buildApp({ config, db: database.db, services, logger });
+      url = await app.listen({ host: config.host, port: config.port });
+    }
+    if (role !== 'api') {
+      worker = await startWorker({
+        db: database.db,
+        pool: database.pool,
+        jobs: createJobCatalog(services, deps),
+        concurrency: config.worker.concurrency,
+        pollIntervalMs: config.worker.pollIntervalMs,
+        heartbeatIntervalMs: config.worker.heartbeatIntervalMs,
+        heartbeatTimeoutMs: config.worker.heartbeatTimeoutMs,
+        log: logger.child({ component: 'worker' }),
+      });
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  logger.info({ role, url, embeddedDatabase: source.embedded }, 'leadflow started');
+  return { services, database, app, worker, url, stop };
+}
+
+function announceOwner(created: { user_id: number; team_id: number; api_key: string }, config: Config): void {
+  const lines = [
+    '',
+    '  Leadflow is set up. An owner user and team were created on this first start:',
+    `    user:  ${config.bootstrap.email} (id ${created.user_id})`,
+    `    team:  ${config.bootstrap.teamName} (id ${created.team_id})`,
+    config.bootstrap.apiKey
+      ? '    API key: the value of LEADFLOW_BOOTSTRAP_API_KEY'
+      : `    API key: ${created.api_key}`,
+    '  The key is shown only this once. More keys: leadflow admin create-api-key --email <e-mail>',
+    '',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
+    // Each test file gets its own database cloned from a migrated template, so files run in parallel.
+    pool: 'forks',
+    maxWorkers: 3,
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' },
+  },
+});
