@@ -5,7 +5,7 @@ import { createServices } from './deps.js';
 import { systemClock } from './lib/clock.js';
 import { AppError } from './lib/errors.js';
 import { createLogger } from './lib/logger.js';
-import { type Role, openDatabase, startRuntime } from './runtime.js';
+import { openDatabase, type Role, startRuntime } from './runtime.js';
 
 const USAGE = `Usage: leadflow <command>
 
@@ -95,17 +95,26 @@ async function runAdmin(command: string | undefined, argv: string[]): Promise<vo
     let result: unknown;
     switch (command) {
       case 'create-user':
-        result = await identity.createUserWithTeam({ email: required(args, 'email'), teamName: required(args, 'team') });
+        result = await identity.createUserWithTeam({
+          email: required(args, 'email'),
+          teamName: required(args, 'team'),
+        });
         break;
       case 'create-api-key':
-        result = { api_key: (await identity.createApiKeyForEmail(required(args, 'email'), args.name)).api_key };
+        result = {
+          api_key: (await identity.createApiKeyForEmail(required(args, 'email'), args.name)).api_key,
+        };
         break;
       case 'revoke-api-key':
         await identity.revokeApiKeyById(integer(args, 'id'));
         result = { revoked: true };
         break;
       case 'add-member':
-        result = await identity.addMember(required(args, 'email'), integer(args, 'team-id'), args.role ?? 'member');
+        result = await identity.addMember(
+          required(args, 'email'),
+          integer(args, 'team-id'),
+          args.role ?? 'member',
+        );
         break;
       case 'add-credits':
         result = await identity.addCredits(integer(args, 'team-id'), integer(args, 'amount'));

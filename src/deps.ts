@@ -5,11 +5,12 @@ import type { Database } from './db/database.js';
 import type { JobHandler } from './jobs/queue.js';
 import type { Clock } from './lib/clock.js';
 import { createIdentityService } from './modules/identity/identity.service.js';
+import { seedDefaultPipelineStages } from './modules/pipeline-stages/pipeline-stages.defaults.js';
 
 export type ServiceDeps = { db: Database; config: Config; clock: Clock };
 
 export function createServices(deps: ServiceDeps) {
-  const identity = createIdentityService({ db: deps.db, onTeamCreated: [] });
+  const identity = createIdentityService({ db: deps.db, onTeamCreated: [seedDefaultPipelineStages] });
   return { identity };
 }
 

@@ -5,10 +5,10 @@ import type { Logger } from 'pino';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { openDatabaseSource } from './db/connect.js';
-import { type DatabaseHandle, createDatabase } from './db/database.js';
+import { createDatabase, type DatabaseHandle } from './db/database.js';
 import { migrateDatabase } from './db/migrate.js';
-import { type Services, createJobCatalog, createServices } from './deps.js';
-import { type WorkerHandle, startWorker } from './jobs/runner.js';
+import { createJobCatalog, createServices, type Services } from './deps.js';
+import { startWorker, type WorkerHandle } from './jobs/runner.js';
 import { systemClock } from './lib/clock.js';
 
 export type Role = 'serve' | 'api' | 'worker';
@@ -25,7 +25,9 @@ export type Runtime = {
 
 /** Opens and migrates the database; the caller closes both handles. */
 export async function openDatabase(config: Config, logger: Logger) {
-  const source = await openDatabaseSource(config, (message) => logger.debug({ postgres: message }, 'embedded postgres'));
+  const source = await openDatabaseSource(config, (message) =>
+    logger.debug({ postgres: message }, 'embedded postgres'),
+  );
   const database = createDatabase(source.url, config.databasePoolSize);
   try {
     await migrateDatabase(database.db, database.pool);

@@ -56,7 +56,9 @@ export default async function setup(project: TestProject) {
       [`leadflow_test_%${runId}%`],
     );
     for (const { datname } of leftovers.rows) {
-      await admin.query(`drop database if exists ${admin.escapeIdentifier(datname)} with (force)`).catch(() => {});
+      await admin
+        .query(`drop database if exists ${admin.escapeIdentifier(datname)} with (force)`)
+        .catch(() => {});
     }
     await admin.end();
     await stopServer();

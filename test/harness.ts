@@ -6,11 +6,11 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { type Config, loadConfig } from '../src/config.js';
-import { type DatabaseHandle, createDatabase } from '../src/db/database.js';
+import { createDatabase, type DatabaseHandle } from '../src/db/database.js';
 import { embeddedDatabaseUrl } from '../src/db/embedded.js';
-import { type Services, createJobCatalog, createServices } from '../src/deps.js';
+import { createJobCatalog, createServices, type Services } from '../src/deps.js';
 import type { JobHandler } from '../src/jobs/queue.js';
-import { type WorkerHandle, startWorker } from '../src/jobs/runner.js';
+import { startWorker, type WorkerHandle } from '../src/jobs/runner.js';
 import type { Clock } from '../src/lib/clock.js';
 import { systemClock } from '../src/lib/clock.js';
 import { createLogger } from '../src/lib/logger.js';
@@ -47,7 +47,9 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   try {
-    await admin.query(`create database ${admin.escapeIdentifier(name)} template ${admin.escapeIdentifier(template)}`);
+    await admin.query(
+      `create database ${admin.escapeIdentifier(name)} template ${admin.escapeIdentifier(template)}`,
+    );
   } finally {
     await admin.end();
   }
@@ -56,13 +58,19 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
     async drop() {
       const client = new pg.Client({ connectionString: serverUrl });
       await client.connect();
-      await client.query(`drop database if exists ${client.escapeIdentifier(name)} with (force)`).catch(() => {});
+      await client
+        .query(`drop database if exists ${client.escapeIdentifier(name)} with (force)`)
+        .catch(() => {});
       await client.end();
     },
   };
 }
 
-export function testConfig(databaseUrl: string, overrides: Partial<Config> = {}, env: Record<string, string> = {}): Config {
+export function testConfig(
+  databaseUrl: string,
+  overrides: Partial<Config> = {},
+  env: Record<string, string> = {},
+): Config {
   return loadConfig(
     {
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',

@@ -21,10 +21,18 @@ export async function openDatabaseSource(
     await server.stop();
     throw error;
   }
-  return { url: embeddedDatabaseUrl(server.url, EMBEDDED_DATABASE), embedded: true, stop: () => server.stop() };
+  return {
+    url: embeddedDatabaseUrl(server.url, EMBEDDED_DATABASE),
+    embedded: true,
+    stop: () => server.stop(),
+  };
 }
 
-export async function createDatabaseIfMissing(serverUrl: string, name: string, template?: string): Promise<void> {
+export async function createDatabaseIfMissing(
+  serverUrl: string,
+  name: string,
+  template?: string,
+): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {

@@ -215,7 +215,12 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       const raced = runningPostmaster(clusterDir);
       // Another process started the same cluster a moment ago: its server will do.
       if (raced) resolve();
-      else reject(new Error(`The embedded PostgreSQL in ${clusterDir} exited (code ${code}) while starting:\n${output}`));
+      else
+        reject(
+          new Error(
+            `The embedded PostgreSQL in ${clusterDir} exited (code ${code}) while starting:\n${output}`,
+          ),
+        );
     });
   });
   const started = runningPostmaster(clusterDir);

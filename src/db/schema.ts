@@ -1,6 +1,29 @@
 // The database as Kysely sees it: each module declares its own tables next to its code and this
 // file merges them. Keep these in step with the migrations.
 import type { JobsTables } from '../jobs/jobs.tables.js';
+import type {
+  CompaniesBlacklistTable,
+  LeadsBlacklistTable,
+} from '../modules/blacklists/blacklists.tables.js';
+import type { BulkOperationsTable } from '../modules/bulk-operations/bulk-operations.tables.js';
+import type { CompaniesTable } from '../modules/companies/companies.tables.js';
+import type { CustomFieldsTable } from '../modules/custom-fields/custom-fields.tables.js';
 import type { IdentityTables } from '../modules/identity/identity.tables.js';
+import type { LeadsTable } from '../modules/leads/leads.tables.js';
+import type { ListsTable } from '../modules/lists/lists.tables.js';
+import type { NotesTable } from '../modules/notes/notes.tables.js';
+import type { PipelineStagesTable } from '../modules/pipeline-stages/pipeline-stages.tables.js';
+import type { TagsTable } from '../modules/tags/tags.tables.js';
 
-export interface DB extends IdentityTables, JobsTables {}
+export interface DB extends IdentityTables, JobsTables {
+  lists: ListsTable;
+  tags: TagsTable;
+  pipeline_stages: PipelineStagesTable;
+  custom_fields: CustomFieldsTable;
+  companies: CompaniesTable;
+  leads: LeadsTable;
+  notes: NotesTable;
+  leads_blacklist: LeadsBlacklistTable;
+  companies_blacklist: CompaniesBlacklistTable;
+  bulk_operations: BulkOperationsTable;
+}

@@ -37,7 +37,10 @@ type AuthOptions = {
 };
 
 export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
-  const cache = new LRUCache<string, ApiKeyIdentity | false>({ max: 10_000, ttl: Math.max(options.cacheTtlMs, 1) });
+  const cache = new LRUCache<string, ApiKeyIdentity | false>({
+    max: 10_000,
+    ttl: Math.max(options.cacheTtlMs, 1),
+  });
   const touched = new LRUCache<number, true>({ max: 10_000, ttl: 60_000 });
 
   async function identify(keyHash: string): Promise<ApiKeyIdentity | undefined> {
@@ -60,10 +63,16 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
     }
     const identity = await identify(hashApiKey(match[1]));
     if (!identity) throw new AppError('auth_exception', 'The API key is invalid or has been revoked.');
-    request.auth = { apiKeyId: identity.apiKeyId, userId: identity.userId, teamId: pickTeam(request, identity) };
+    request.auth = {
+      apiKeyId: identity.apiKeyId,
+      userId: identity.userId,
+      teamId: pickTeam(request, identity),
+    };
     if (options.touch && !touched.has(identity.apiKeyId)) {
       touched.set(identity.apiKeyId, true);
-      options.touch(identity.apiKeyId).catch((error) => request.log.warn({ err: error }, 'api key touch failed'));
+      options
+        .touch(identity.apiKeyId)
+        .catch((error) => request.log.warn({ err: error }, 'api key touch failed'));
     }
   });
 }

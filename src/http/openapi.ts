@@ -24,8 +24,10 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
   app.addSchema(ErrorBody);
   app.addHook('onRoute', (route: RouteOptions) => {
     if (!API_PATH.test(route.url) || route.schema?.hide) return;
-    const schema = (route.schema ??= {});
-    const response = (schema.response ??= {}) as Record<string, unknown>;
+    route.schema ??= {};
+    const schema = route.schema;
+    schema.response ??= {};
+    const response = schema.response as Record<string, unknown>;
     for (const [status, description] of Object.entries(ERROR_STATUSES)) {
       response[status] ??= { ...errorRef, description };
     }
@@ -45,7 +47,11 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       },
       components: {
         securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key created with `leadflow admin`' },
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'API key created with `leadflow admin`',
+          },
         },
       },
     },

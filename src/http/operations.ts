@@ -1,7 +1,7 @@
 // Unauthenticated operational endpoints: /healthz for load balancers and /metrics for Prometheus.
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import type { Database } from '../db/database.js';
 
 export function createMetricsRegistry(): Registry {
@@ -20,7 +20,11 @@ export function registerOperations(app: FastifyInstance, deps: { db: Database; m
   });
   app.addHook('onResponse', async (request, reply) => {
     httpDuration.observe(
-      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: reply.statusCode },
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? 'unmatched',
+        status_code: reply.statusCode,
+      },
       reply.elapsedTime / 1000,
     );
   });

@@ -18,7 +18,9 @@ export function parseQueryString(raw: string): Record<string, unknown> {
 }
 
 function knownQueryKeys(request: FastifyRequest): Set<string> {
-  const schema = request.routeOptions.schema?.querystring as { properties?: Record<string, unknown> } | undefined;
+  const schema = request.routeOptions.schema?.querystring as
+    | { properties?: Record<string, unknown> }
+    | undefined;
   return new Set(Object.keys(schema?.properties ?? {}));
 }
 
@@ -30,9 +32,13 @@ function parseFilterParam(value: unknown): unknown {
   try {
     return JSON.parse(trimmed);
   } catch {
-    throw new AppError('validation_error', 'filter must be a JSON object or use the filter[field]=value form.', {
-      filter: ['must be a JSON object or bracket form'],
-    });
+    throw new AppError(
+      'validation_error',
+      'filter must be a JSON object or use the filter[field]=value form.',
+      {
+        filter: ['must be a JSON object or bracket form'],
+      },
+    );
   }
 }
 
@@ -55,7 +61,9 @@ export function registerQueryHandling(app: FastifyInstance): void {
       }
       const accepted = [...known].filter((k) => k !== 'filter');
       const hint =
-        filterFields.length > 0 ? ` Filter with filter[field]=value; filterable fields: ${filterFields.join(', ')}.` : '';
+        filterFields.length > 0
+          ? ` Filter with filter[field]=value; filterable fields: ${filterFields.join(', ')}.`
+          : '';
       throw new AppError(
         'bad_request',
         `Unknown query parameter "${key}". Accepted parameters: ${accepted.length > 0 ? accepted.join(', ') : 'none'}.${hint}`,
@@ -65,8 +73,13 @@ export function registerQueryHandling(app: FastifyInstance): void {
     if (known.has('filter')) {
       const filter = parseFilterParam(query.filter);
       if (flatFilter) {
-        if (filter !== undefined && (typeof filter !== 'object' || filter === null || Array.isArray(filter))) {
-          throw new AppError('validation_error', 'filter must be an object.', { filter: ['must be an object'] });
+        if (
+          filter !== undefined &&
+          (typeof filter !== 'object' || filter === null || Array.isArray(filter))
+        ) {
+          throw new AppError('validation_error', 'filter must be an object.', {
+            filter: ['must be an object'],
+          });
         }
         // An explicit filter[field] wins over the flat spelling of the same field.
         query.filter = { ...flatFilter, ...((filter as Record<string, unknown>) ?? {}) };

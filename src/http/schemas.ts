@@ -9,7 +9,11 @@ export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Ty
 
 /** ISO 8601 timestamp on the wire; handlers may return a Date (the serializer formats it). */
 export const DateTime = (description?: string) =>
-  Type.Unsafe<Date | string>({ type: 'string', format: 'date-time', ...(description ? { description } : {}) });
+  Type.Unsafe<Date | string>({
+    type: 'string',
+    format: 'date-time',
+    ...(description ? { description } : {}),
+  });
 
 export const UuidParams = Type.Object({ uuid: Uuid() });
 
@@ -42,7 +46,11 @@ export const Envelope = <T extends TSchema>(item: T) =>
 
 const pageFields = {
   limit: Type.Optional(
-    Type.Integer({ minimum: 1, default: 20, description: `Page size; values above ${MAX_LIMIT} are clamped` }),
+    Type.Integer({
+      minimum: 1,
+      default: 20,
+      description: `Page size; values above ${MAX_LIMIT} are clamped`,
+    }),
   ),
   offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
   order_field: Type.Optional(Type.String({ description: 'Field to sort by (default created_at)' })),
@@ -61,7 +69,9 @@ const filterDescription = (fields: string[]) =>
 export const ListQuery = (filterFields: string[] = [], extra: Record<string, TSchema> = {}) =>
   Type.Object({
     ...pageFields,
-    ...(filterFields.length > 0 ? { filter: Type.Optional(Type.Unknown({ description: filterDescription(filterFields) })) } : {}),
+    ...(filterFields.length > 0
+      ? { filter: Type.Optional(Type.Unknown({ description: filterDescription(filterFields) })) }
+      : {}),
     ...extra,
   });
 
@@ -74,7 +84,9 @@ export const SearchBody = (filterFields: string[] = [], extra: Record<string, TS
         description: filterDescription(filterFields),
       }),
     ),
-    disable_aggregation: Type.Optional(Type.Boolean({ description: 'Accepted for compatibility; has no effect' })),
+    disable_aggregation: Type.Optional(
+      Type.Boolean({ description: 'Accepted for compatibility; has no effect' }),
+    ),
     ...extra,
   });
 

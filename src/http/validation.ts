@@ -1,15 +1,22 @@
 // Request validation. Bodies are JSON and validated strictly (a string where a number belongs is a
 // 422, not silently converted); query strings, path params and headers are text and get coerced.
-import type { FastifySchemaCompiler } from 'fastify';
+
 import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
 import { AppError } from '../lib/errors.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 function makeAjv(options: Options): Ajv {
-  const ajv = new Ajv({ strict: false, useDefaults: true, removeAdditional: false, allErrors: true, ...options });
+  const ajv = new Ajv({
+    strict: false,
+    useDefaults: true,
+    removeAdditional: false,
+    allErrors: true,
+    ...options,
+  });
   addFormats(ajv);
   return ajv;
 }
@@ -30,7 +37,10 @@ const PART_NAMES: Record<string, string> = {
 };
 
 function fieldPath(error: ErrorObject): string {
-  const segments = error.instancePath.split('/').filter(Boolean).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = error.instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   const params = error.params as Record<string, unknown>;
   if (error.keyword === 'required') segments.push(String(params.missingProperty));
   if (error.keyword === 'additionalProperties') segments.push(String(params.additionalProperty));

@@ -23,7 +23,11 @@ export type JobType<S extends TSchema = TSchema> = {
   maxAttempts?: number;
 };
 
-export function jobType<S extends TSchema>(name: string, payload: S, options: { maxAttempts?: number } = {}): JobType<S> {
+export function jobType<S extends TSchema>(
+  name: string,
+  payload: S,
+  options: { maxAttempts?: number } = {},
+): JobType<S> {
   return { name, payload, ...options };
 }
 

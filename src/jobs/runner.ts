@@ -2,13 +2,13 @@
 // a worker process dies: graphile-worker would leave that process's jobs locked for four hours, so
 // every live process heartbeats its workers and releases the jobs of workers that stopped doing so.
 import { randomUUID } from 'node:crypto';
-import { type Runner, type Task, type TaskList, run } from 'graphile-worker';
+import { type Runner, run, type Task, type TaskList } from 'graphile-worker';
 import { sql } from 'kysely';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.js';
 import { silentWorkerLogger } from '../db/migrate.js';
-import { InvalidJobPayload, type JobHandler, checkPayload } from './queue.js';
+import { checkPayload, InvalidJobPayload, type JobHandler } from './queue.js';
 
 export type WorkerOptions = {
   db: Database;
@@ -70,7 +70,10 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHandle>
     void beat();
   });
   runner.events.on('job:error', ({ job, error }) =>
-    log.warn({ err: error, job: job.task_identifier, jobId: job.id, attempt: job.attempts }, 'job failed; will retry'),
+    log.warn(
+      { err: error, job: job.task_identifier, jobId: job.id, attempt: job.attempts },
+      'job failed; will retry',
+    ),
   );
   runner.events.on('job:failed', ({ job, error }) =>
     log.error({ err: error, job: job.task_identifier, jobId: job.id }, 'job failed permanently'),
@@ -123,7 +126,9 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHandle>
       clearInterval(timer);
       // Graceful: running jobs finish (or are released when they outlast graphile's abort timeout).
       await runner.stop();
-      await sql`delete from worker_heartbeats where process_id = ${processId}`.execute(db).catch(() => undefined);
+      await sql`delete from worker_heartbeats where process_id = ${processId}`
+        .execute(db)
+        .catch(() => undefined);
     },
   };
 }

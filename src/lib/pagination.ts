@@ -41,14 +41,18 @@ export function resolvePage(params: PageParams, sort: SortSpec): PageRequest {
   if (params.limit !== undefined && params.limit !== null) {
     const parsed = toInteger(params.limit);
     if (parsed === undefined || parsed < 1) {
-      throw invalidField('limit', `limit must be a whole number of at least 1 (at most ${MAX_LIMIT} is used)`);
+      throw invalidField(
+        'limit',
+        `limit must be a whole number of at least 1 (at most ${MAX_LIMIT} is used)`,
+      );
     }
     limit = Math.min(parsed, MAX_LIMIT);
   }
   let offset = 0;
   if (params.offset !== undefined && params.offset !== null) {
     const parsed = toInteger(params.offset);
-    if (parsed === undefined || parsed < 0) throw invalidField('offset', 'offset must be a whole number, 0 or more');
+    if (parsed === undefined || parsed < 0)
+      throw invalidField('offset', 'offset must be a whole number, 0 or more');
     offset = parsed;
   }
   const orderField = params.order_field ?? sort.default ?? 'created_at';
@@ -66,7 +70,8 @@ export function resolvePage(params: PageParams, sort: SortSpec): PageRequest {
       : rawType === 'desc' || rawType === 1 || rawType === '1'
         ? 'desc'
         : undefined;
-  if (!orderType) throw invalidField('order_type', `order_type must be asc or desc (got ${JSON.stringify(rawType)})`);
+  if (!orderType)
+    throw invalidField('order_type', `order_type must be asc or desc (got ${JSON.stringify(rawType)})`);
   return { limit, offset, orderField, orderType };
 }
 
@@ -78,6 +83,10 @@ export function orderByClause(page: PageRequest, sort: SortSpec): RawBuilder<unk
   return sql`${sql.ref(column)} ${direction}, ${sql.ref(sort.tiebreaker)} ${direction}`;
 }
 
-export function envelope<T>(data: T[], total: number, page: Pick<PageRequest, 'limit' | 'offset'>): Envelope<T> {
+export function envelope<T>(
+  data: T[],
+  total: number,
+  page: Pick<PageRequest, 'limit' | 'offset'>,
+): Envelope<T> {
   return { data, limit: page.limit, offset: page.offset, total, has_more: page.offset + data.length < total };
 }

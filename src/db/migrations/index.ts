@@ -3,8 +3,10 @@
 import type { Migration } from 'kysely';
 import * as identity from './0001_identity.js';
 import * as workerHeartbeats from './0002_worker_heartbeats.js';
+import * as crm from './0100_crm.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_identity': identity,
   '0002_worker_heartbeats': workerHeartbeats,
+  '0100_crm': crm,
 };

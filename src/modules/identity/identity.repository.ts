@@ -1,9 +1,12 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import type { ApiKeyIdentity } from '../../http/auth.js';
-import { type PageRequest, type SortSpec, orderByClause } from '../../lib/pagination.js';
+import { orderByClause, type PageRequest, type SortSpec } from '../../lib/pagination.js';
 
-export async function selectApiKeyIdentity(db: Executor, keyHash: string): Promise<ApiKeyIdentity | undefined> {
+export async function selectApiKeyIdentity(
+  db: Executor,
+  keyHash: string,
+): Promise<ApiKeyIdentity | undefined> {
   const row = await db
     .selectFrom('api_keys as k')
     .where('k.key_hash', '=', keyHash)
@@ -39,7 +42,13 @@ export async function selectUserByEmail(db: Executor, email: string) {
 export async function insertUser(db: Executor, user: { uuid: string; email: string }) {
   return db
     .insertInto('users')
-    .values({ uuid: user.uuid, email: user.email.toLowerCase(), first_name: null, last_name: null, image_url: null })
+    .values({
+      uuid: user.uuid,
+      email: user.email.toLowerCase(),
+      first_name: null,
+      last_name: null,
+      image_url: null,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -92,7 +101,12 @@ export async function revokeApiKey(db: Executor, userId: number, apiKeyId: numbe
 }
 
 export const teamSort: SortSpec = {
-  fields: { created_at: 'teams.created_at', id: 'teams.id', name: 'teams.name', updated_at: 'teams.updated_at' },
+  fields: {
+    created_at: 'teams.created_at',
+    id: 'teams.id',
+    name: 'teams.name',
+    updated_at: 'teams.updated_at',
+  },
   tiebreaker: 'teams.id',
 };
 
@@ -102,7 +116,12 @@ export async function selectTeamsOfUser(db: Executor, userId: number, page: Page
     .innerJoin('team_members', 'team_members.team_id', 'teams.id')
     .where('team_members.user_id', '=', userId);
   const [rows, count] = await Promise.all([
-    base.selectAll('teams').orderBy(orderByClause(page, teamSort)).limit(page.limit).offset(page.offset).execute(),
+    base
+      .selectAll('teams')
+      .orderBy(orderByClause(page, teamSort))
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
     base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: count.total };
@@ -135,6 +154,9 @@ export async function addTeamCredits(db: Executor, teamId: number, amount: numbe
 }
 
 export async function countUsers(db: Executor): Promise<number> {
-  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return row.n;
 }

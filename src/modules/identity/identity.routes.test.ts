@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestContext, type TestUser, createTestContext } from '../../../test/harness.js';
+import { createTestContext, type TestContext, type TestUser } from '../../../test/harness.js';
 
 let ctx: TestContext;
 let alice: TestUser;
@@ -29,19 +29,32 @@ describe('GET /id/api/teams', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ limit: 20, offset: 0, total: 1, has_more: false });
     expect(res.json().data.map((t: { id: number }) => t.id)).toEqual([alice.teamId]);
-    expect(res.json().data[0]).toMatchObject({ name: 'Alice team', status: 'active', credits: { advanced_enrichment: 0 } });
+    expect(res.json().data[0]).toMatchObject({
+      name: 'Alice team',
+      status: 'active',
+      credits: { advanced_enrichment: 0 },
+    });
   });
 
   it('pages through several teams', async () => {
     const carol = await ctx.createUser('Carol 1');
     for (const n of [2, 3]) {
-      const { team_id } = await ctx.services.identity.createUserWithTeam({ email: carol.email, teamName: `Carol ${n}` });
+      const { team_id } = await ctx.services.identity.createUserWithTeam({
+        email: carol.email,
+        teamName: `Carol ${n}`,
+      });
       expect(team_id).toBeGreaterThan(0);
     }
-    const page = await ctx.request(carol, { method: 'GET', url: '/id/api/teams?limit=2&offset=0&order_type=asc' });
+    const page = await ctx.request(carol, {
+      method: 'GET',
+      url: '/id/api/teams?limit=2&offset=0&order_type=asc',
+    });
     expect(page.json()).toMatchObject({ limit: 2, offset: 0, total: 3, has_more: true });
     expect(page.json().data.map((t: { name: string }) => t.name)).toEqual(['Carol 1', 'Carol 2']);
-    const last = await ctx.request(carol, { method: 'GET', url: '/id/api/teams?limit=2&offset=2&order_type=asc' });
+    const last = await ctx.request(carol, {
+      method: 'GET',
+      url: '/id/api/teams?limit=2&offset=2&order_type=asc',
+    });
     expect(last.json()).toMatchObject({ total: 3, has_more: false });
     expect(last.json().data.map((t: { name: string }) => t.name)).toEqual(['Carol 3']);
   });
@@ -74,7 +87,9 @@ describe('API keys', () => {
     const { last_token: secret, id } = created.json();
     expect(secret).toMatch(/^lf_/);
     const asNewKey = { ...alice, headers: { authorization: `Bearer ${secret}` } };
-    expect((await ctx.request(asNewKey, { method: 'GET', url: '/id/api/users/current' })).statusCode).toBe(200);
+    expect((await ctx.request(asNewKey, { method: 'GET', url: '/id/api/users/current' })).statusCode).toBe(
+      200,
+    );
 
     const list = await ctx.request(alice, { method: 'GET', url: '/id/api/api-keys' });
     const listed = list.json().data.find((k: { id: number }) => k.id === id);
@@ -84,7 +99,9 @@ describe('API keys', () => {
     const revoked = await ctx.request(alice, { method: 'DELETE', url: `/id/api/api-keys/${id}` });
     expect(revoked.statusCode).toBe(204);
     // Bob cannot revoke Alice's keys.
-    expect((await ctx.request(bob, { method: 'DELETE', url: `/id/api/api-keys/${id}` })).statusCode).toBe(404);
+    expect((await ctx.request(bob, { method: 'DELETE', url: `/id/api/api-keys/${id}` })).statusCode).toBe(
+      404,
+    );
   });
 
   it('stops accepting a revoked key within the cache lifetime', async () => {

@@ -17,12 +17,22 @@ import {
 } from './identity.schemas.js';
 import type { IdentityService } from './identity.service.js';
 
-export const identityRoutes: FastifyPluginAsyncTypebox<{ identity: IdentityService }> = async (app, { identity }) => {
+export const identityRoutes: FastifyPluginAsyncTypebox<{ identity: IdentityService }> = async (
+  app,
+  { identity },
+) => {
   const tags = ['Users and teams'];
 
   app.get(
     '/id/api/users/current',
-    { schema: { tags, operationId: 'getCurrentUser', summary: 'The user owning the API key', response: { 200: User } } },
+    {
+      schema: {
+        tags,
+        operationId: 'getCurrentUser',
+        summary: 'The user owning the API key',
+        response: { 200: User },
+      },
+    },
     async (request) => identity.getCurrentUser(authOf(request).userId),
   );
 
@@ -43,7 +53,13 @@ export const identityRoutes: FastifyPluginAsyncTypebox<{ identity: IdentityServi
   app.get(
     '/id/api/teams/:id',
     {
-      schema: { tags, operationId: 'getTeam', summary: 'One team (404 unless you are a member)', params: TeamParams, response: { 200: Team } },
+      schema: {
+        tags,
+        operationId: 'getTeam',
+        summary: 'One team (404 unless you are a member)',
+        params: TeamParams,
+        response: { 200: Team },
+      },
     },
     async (request) => identity.getTeam(authOf(request).userId, request.params.id),
   );

@@ -23,7 +23,9 @@ export const Team = Type.Object({
   name: Type.String(),
   color: Nullable(Type.String()),
   status: Type.String({ description: 'active' }),
-  features: Type.Record(Type.String(), Nullable(Type.Integer()), { description: 'Plan limits; null = unlimited' }),
+  features: Type.Record(Type.String(), Nullable(Type.Integer()), {
+    description: 'Plan limits; null = unlimited',
+  }),
   credits: Type.Object({
     activities: Type.Integer(),
     advanced_enrichment: Type.Integer({ description: 'Spent by advanced enrichment' }),

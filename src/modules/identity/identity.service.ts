@@ -4,7 +4,7 @@ import type { Database, Executor } from '../../db/database.js';
 import { hashApiKey } from '../../http/auth.js';
 import { AppError, invalidField, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { type PageRequest, envelope } from '../../lib/pagination.js';
+import { envelope, type PageRequest } from '../../lib/pagination.js';
 import * as repo from './identity.repository.js';
 
 /** Other modules seed per-team data (default pipeline stages...) when a team is created. */
@@ -72,8 +72,14 @@ export function createIdentityService(deps: { db: Database; onTeamCreated?: Team
 
   async function issueApiKey(trx: Executor, userId: number, name: string, secret?: string) {
     const key = secret ?? generateApiKey();
-    if (key.length < MIN_KEY_LENGTH) throw invalidField('api_key', `An API key needs at least ${MIN_KEY_LENGTH} characters.`);
-    const row = await repo.insertApiKey(trx, { userId, name, keyHash: hashApiKey(key), keyPrefix: key.slice(0, 8) });
+    if (key.length < MIN_KEY_LENGTH)
+      throw invalidField('api_key', `An API key needs at least ${MIN_KEY_LENGTH} characters.`);
+    const row = await repo.insertApiKey(trx, {
+      userId,
+      name,
+      keyHash: hashApiKey(key),
+      keyPrefix: key.slice(0, 8),
+    });
     return { key, row };
   }
 
@@ -86,11 +92,13 @@ export function createIdentityService(deps: { db: Database; onTeamCreated?: Team
   return {
     /** Creates a user (or reuses the one with that e-mail), a team they own, and a first API key. */
     async createUserWithTeam(input: { email: string; teamName: string; apiKey?: string }) {
-      if (!EMAIL_PATTERN.test(input.email)) throw invalidField('email', `"${input.email}" is not an e-mail address.`);
+      if (!EMAIL_PATTERN.test(input.email))
+        throw invalidField('email', `"${input.email}" is not an e-mail address.`);
       if (!input.teamName.trim()) throw invalidField('team', 'A team name is required.');
       return db.transaction().execute(async (trx) => {
         const user =
-          (await repo.selectUserByEmail(trx, input.email)) ?? (await repo.insertUser(trx, { uuid: newId(), email: input.email }));
+          (await repo.selectUserByEmail(trx, input.email)) ??
+          (await repo.insertUser(trx, { uuid: newId(), email: input.email }));
         const team = await createTeam(trx, input.teamName.trim(), user.id);
         const { key } = await issueApiKey(trx, user.id, 'default', input.apiKey);
         return { user_id: user.id, team_id: team.id, api_key: key };
@@ -142,8 +150,13 @@ export function createIdentityService(deps: { db: Database; onTeamCreated?: Team
     },
 
     async revokeApiKeyById(apiKeyId: number) {
-      const key = await db.selectFrom('api_keys').select('user_id').where('id', '=', apiKeyId).executeTakeFirst();
-      if (!key || !(await repo.revokeApiKey(db, key.user_id, apiKeyId))) throw notFound(`Active API key ${apiKeyId}`);
+      const key = await db
+        .selectFrom('api_keys')
+        .select('user_id')
+        .where('id', '=', apiKeyId)
+        .executeTakeFirst();
+      if (!key || !(await repo.revokeApiKey(db, key.user_id, apiKeyId)))
+        throw notFound(`Active API key ${apiKeyId}`);
     },
 
     async addMember(email: string, teamId: number, role = 'member') {
@@ -156,7 +169,8 @@ export function createIdentityService(deps: { db: Database; onTeamCreated?: Team
     },
 
     async addCredits(teamId: number, amount: number) {
-      if (!Number.isInteger(amount)) throw invalidField('amount', 'amount must be a whole number of credits.');
+      if (!Number.isInteger(amount))
+        throw invalidField('amount', 'amount must be a whole number of credits.');
       const team = await repo.addTeamCredits(db, teamId, amount);
       if (!team) throw notFound(`Team ${teamId}`);
       return { team_id: team.id, credits: toTeam(team).credits };

@@ -1,8 +1,5 @@
-import type { ColumnType, Generated } from 'kysely';
-
-type CreatedAt = ColumnType<Date, Date | undefined, never>;
-type UpdatedAt = ColumnType<Date, Date | undefined, Date>;
-type Json<T> = ColumnType<T, string | undefined, string>;
+import type { Generated } from 'kysely';
+import type { CreatedAt, Json, UpdatedAt } from '../../db/column-types.js';
 
 export interface UsersTable {
   id: Generated<number>;
