@@ -16,6 +16,7 @@ import { parseQueryString, registerQueryHandling } from './http/query.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { validatorCompiler } from './http/validation.js';
 import { identityRoutes } from './modules/identity/identity.routes.js';
+import { listsRoutes } from './modules/lists/lists.routes.js';
 import { version } from './version.js';
 
 export type AppDeps = {
@@ -57,5 +58,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerOperations(app, { db: deps.db, metrics: deps.metrics ?? createMetricsRegistry() });
 
   await app.register(identityRoutes, { identity: services.identity });
+  await app.register(listsRoutes, { lists: services.lists });
   return app;
 }

@@ -9,7 +9,7 @@ import type { BulkOperationsTable } from '../modules/bulk-operations/bulk-operat
 import type { CompaniesTable } from '../modules/companies/companies.tables.js';
 import type { CustomFieldsTable } from '../modules/custom-fields/custom-fields.tables.js';
 import type { IdentityTables } from '../modules/identity/identity.tables.js';
-import type { LeadsTable } from '../modules/leads/leads.tables.js';
+import type { LeadsTable, LeadTombstonesTable } from '../modules/leads/leads.tables.js';
 import type { ListsTable } from '../modules/lists/lists.tables.js';
 import type { NotesTable } from '../modules/notes/notes.tables.js';
 import type { PipelineStagesTable } from '../modules/pipeline-stages/pipeline-stages.tables.js';
@@ -22,6 +22,7 @@ export interface DB extends IdentityTables, JobsTables {
   custom_fields: CustomFieldsTable;
   companies: CompaniesTable;
   leads: LeadsTable;
+  lead_tombstones: LeadTombstonesTable;
   notes: NotesTable;
   leads_blacklist: LeadsBlacklistTable;
   companies_blacklist: CompaniesBlacklistTable;

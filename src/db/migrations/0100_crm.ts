@@ -249,6 +249,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     );
     create index companies_blacklist_team_created_idx on companies_blacklist (team_id, created_at, uuid);
 
+    -- Deleted contacts whose dependent records (notes, enrollments, messages...) are still being
+    -- removed by a background job; the contact itself is gone from reads at once.
+    create table lead_tombstones (
+      team_id bigint not null,
+      uuid uuid not null,
+      deleted_at timestamptz not null default now(),
+      primary key (team_id, uuid)
+    );
+
     -- Mass actions too large to run inside one request, and other long bulk operations.
     create table bulk_operations (
       team_id bigint not null references teams (id) on delete cascade,

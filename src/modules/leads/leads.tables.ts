@@ -63,3 +63,9 @@ export interface LeadsTable {
   updated_at: UpdatedAt;
   search_text: Generated<string>;
 }
+
+export interface LeadTombstonesTable {
+  team_id: number;
+  uuid: string;
+  deleted_at: Date;
+}

@@ -1,0 +1,32 @@
+// Insert-based factories for tests that need records of other modules without going through their API.
+import type { Database } from '../src/db/database.js';
+import { newId } from '../src/lib/ids.js';
+import { selectInitialStageUuid } from '../src/modules/pipeline-stages/pipeline-stages.defaults.js';
+
+export async function makeList(db: Database, teamId: number, name = 'List') {
+  return db.insertInto('lists').values({ team_id: teamId, uuid: newId(), name }).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function makeLeads(
+  db: Database,
+  teamId: number,
+  listUuid: string,
+  leads: Array<Partial<{ first_name: string; last_name: string; company_name: string; work_email: string; linkedin: string }>>,
+) {
+  const stage = await selectInitialStageUuid(db, teamId, 'lead');
+  return db
+    .insertInto('leads')
+    .values(
+      leads.map((lead) => ({
+        team_id: teamId,
+        uuid: newId(),
+        list_uuid: listUuid,
+        pipeline_stage_uuid: stage,
+        name: [lead.first_name, lead.last_name].filter(Boolean).join(' ') || null,
+        custom_fields: '{}',
+        ...lead,
+      })),
+    )
+    .returningAll()
+    .execute();
+}
