@@ -4,14 +4,26 @@ import { newId } from '../src/lib/ids.js';
 import { selectInitialStageUuid } from '../src/modules/pipeline-stages/pipeline-stages.defaults.js';
 
 export async function makeList(db: Database, teamId: number, name = 'List') {
-  return db.insertInto('lists').values({ team_id: teamId, uuid: newId(), name }).returningAll().executeTakeFirstOrThrow();
+  return db
+    .insertInto('lists')
+    .values({ team_id: teamId, uuid: newId(), name })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export async function makeLeads(
   db: Database,
   teamId: number,
   listUuid: string,
-  leads: Array<Partial<{ first_name: string; last_name: string; company_name: string; work_email: string; linkedin: string }>>,
+  leads: Array<
+    Partial<{
+      first_name: string;
+      last_name: string;
+      company_name: string;
+      work_email: string;
+      linkedin: string;
+    }>
+  >,
 ) {
   const stage = await selectInitialStageUuid(db, teamId, 'lead');
   return db

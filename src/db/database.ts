@@ -5,9 +5,11 @@ import type { DB } from './schema.js';
 // bigint columns (team ids, counts) fit comfortably in a JS number for this product's scale,
 // and the wire format wants numbers, so parse int8 as number once for the whole process.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
-const INT8_ARRAY = 1016;
+const INT8_ARRAY = 1016 as Parameters<typeof pg.types.setTypeParser>[0];
 const parseTextArray = pg.types.getTypeParser(INT8_ARRAY);
-pg.types.setTypeParser(INT8_ARRAY, (value) => (parseTextArray(value) as (string | null)[]).map((v) => (v === null ? null : Number(v))));
+pg.types.setTypeParser(INT8_ARRAY, (value) =>
+  (parseTextArray(value) as (string | null)[]).map((v) => (v === null ? null : Number(v))),
+);
 // numeric stays a string elsewhere; deal sizes and the like are parsed where they are read.
 
 export type Database = Kysely<DB>;

@@ -180,9 +180,17 @@ function compileComparison(
 }
 
 /** `column ILIKE %value%` for free-text filters (`q`); LIKE wildcards in the value match literally. */
-export function textContains(column: RawBuilder<unknown> | ReturnType<typeof sql.ref>, value: unknown, path: string) {
-  if (typeof value !== 'string' && typeof value !== 'number') throw filterError(path, `${path} must be a string`);
-  const pattern = `%${String(value).trim().toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
+export function textContains(
+  column: RawBuilder<unknown> | ReturnType<typeof sql.ref>,
+  value: unknown,
+  path: string,
+) {
+  if (typeof value !== 'string' && typeof value !== 'number')
+    throw filterError(path, `${path} must be a string`);
+  const pattern = `%${String(value)
+    .trim()
+    .toLowerCase()
+    .replace(/[\\%_]/g, '\\$&')}%`;
   return sql<SqlBool>`${column} ilike ${pattern}`;
 }
 

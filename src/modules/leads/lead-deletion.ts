@@ -21,7 +21,11 @@ const PURGE_BATCH = 1000;
  * Deletes the team's contacts matching `where` (on alias `l`) and queues the purge of their dependents.
  * Returns the number of contacts deleted. Run it inside the caller's transaction.
  */
-export async function deleteLeadsWhere(trx: Executor, teamId: number, where: RawBuilder<SqlBool>): Promise<number> {
+export async function deleteLeadsWhere(
+  trx: Executor,
+  teamId: number,
+  where: RawBuilder<SqlBool>,
+): Promise<number> {
   const result = await sql<{ deleted: number }>`
     with deleted as (
       delete from leads l where l.team_id = ${teamId} and ${where} returning l.team_id, l.uuid
@@ -34,7 +38,12 @@ export async function deleteLeadsWhere(trx: Executor, teamId: number, where: Raw
   const deleted = result.rows[0]?.deleted ?? 0;
   if (deleted > 0) {
     // One pending purge per team is enough: it drains every tombstone of the team.
-    await enqueueJob(trx, purgeDeletedLeadsJob, { teamId }, { jobKey: `leads.purge:${teamId}`, jobKeyMode: 'preserve_run_at' });
+    await enqueueJob(
+      trx,
+      purgeDeletedLeadsJob,
+      { teamId },
+      { jobKey: `leads.purge:${teamId}`, jobKeyMode: 'preserve_run_at' },
+    );
   }
   return deleted;
 }
@@ -50,7 +59,9 @@ export function purgeDeletedLeadsHandler(deps: { db: Database; steps: LeadPurgeS
         const uuids = batch.rows.map((row) => row.uuid);
         if (uuids.length === 0) return 0;
         for (const step of deps.steps) await step(trx, teamId, uuids);
-        await sql`delete from lead_tombstones where team_id = ${teamId} and uuid = any(${uuids}::uuid[])`.execute(trx);
+        await sql`delete from lead_tombstones where team_id = ${teamId} and uuid = any(${uuids}::uuid[])`.execute(
+          trx,
+        );
         return uuids.length;
       });
       if (purged < PURGE_BATCH) return;

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
-import { type FilterSpec, compileFilter, textContains } from '../../lib/filter.js';
-import { type PageRequest, type SortSpec, orderByClause } from '../../lib/pagination.js';
+import { compileFilter, type FilterSpec, textContains } from '../../lib/filter.js';
+import { orderByClause, type PageRequest, type SortSpec } from '../../lib/pagination.js';
 
 export const listFilterFields: FilterSpec['fields'] = {
   q: {
@@ -17,7 +17,12 @@ export const listFilterFields: FilterSpec['fields'] = {
 export const listFilter: FilterSpec = { name: 'list filter', fields: listFilterFields };
 
 export const listSort: SortSpec = {
-  fields: { created_at: 'lists.created_at', updated_at: 'lists.updated_at', name: 'lists.name', uuid: 'lists.uuid' },
+  fields: {
+    created_at: 'lists.created_at',
+    updated_at: 'lists.updated_at',
+    name: 'lists.name',
+    uuid: 'lists.uuid',
+  },
   tiebreaker: 'lists.uuid',
 };
 
@@ -33,7 +38,12 @@ export async function selectLists(db: Executor, teamId: number, filter: unknown,
 }
 
 export async function selectList(db: Executor, teamId: number, uuid: string) {
-  return db.selectFrom('lists').selectAll().where('team_id', '=', teamId).where('uuid', '=', uuid).executeTakeFirst();
+  return db
+    .selectFrom('lists')
+    .selectAll()
+    .where('team_id', '=', teamId)
+    .where('uuid', '=', uuid)
+    .executeTakeFirst();
 }
 
 /** Locks the list so no contact can be added to it until the transaction ends. */
@@ -75,7 +85,12 @@ export async function countLeadsInList(db: Executor, teamId: number, uuid: strin
   return row.n;
 }
 
-export async function moveLeadsToList(db: Executor, teamId: number, from: string, to: string): Promise<number> {
+export async function moveLeadsToList(
+  db: Executor,
+  teamId: number,
+  from: string,
+  to: string,
+): Promise<number> {
   const result = await db
     .updateTable('leads')
     .set({ list_uuid: to, updated_at: new Date() })
@@ -89,7 +104,9 @@ export async function moveLeadsToList(db: Executor, teamId: number, from: string
 export async function selectListLeadCounts(db: Executor, teamId: number, uuids: string[]) {
   return db
     .selectFrom('lists')
-    .leftJoin('leads', (join) => join.onRef('leads.team_id', '=', 'lists.team_id').onRef('leads.list_uuid', '=', 'lists.uuid'))
+    .leftJoin('leads', (join) =>
+      join.onRef('leads.team_id', '=', 'lists.team_id').onRef('leads.list_uuid', '=', 'lists.uuid'),
+    )
     .select(['lists.uuid', (eb) => eb.fn.count<number>('leads.uuid').as('leads_count')])
     .where('lists.team_id', '=', teamId)
     .where('lists.uuid', 'in', uuids)

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLeads } from '../../../test/factories.js';
-import { type TestContext, type TestUser, createTestContext, waitFor } from '../../../test/harness.js';
+import { createTestContext, type TestContext, type TestUser, waitFor } from '../../../test/harness.js';
 
 let ctx: TestContext;
 let alice: TestUser;
@@ -27,20 +27,30 @@ describe('lists CRUD', () => {
     const got = await ctx.request(alice, { method: 'GET', url: `/leads/api/lists/${list.uuid}` });
     expect(got.json()).toMatchObject({ uuid: list.uuid, name: 'CMO Germany' });
 
-    const renamed = await ctx.request(alice, { method: 'PUT', url: `/leads/api/lists/${list.uuid}`, payload: { name: 'CMO DACH' } });
+    const renamed = await ctx.request(alice, {
+      method: 'PUT',
+      url: `/leads/api/lists/${list.uuid}`,
+      payload: { name: 'CMO DACH' },
+    });
     expect(renamed.statusCode).toBe(200);
     expect(renamed.json().name).toBe('CMO DACH');
 
     const deleted = await ctx.request(alice, { method: 'DELETE', url: `/leads/api/lists/${list.uuid}` });
     expect(deleted.statusCode).toBe(204);
-    expect((await ctx.request(alice, { method: 'GET', url: `/leads/api/lists/${list.uuid}` })).statusCode).toBe(404);
+    expect(
+      (await ctx.request(alice, { method: 'GET', url: `/leads/api/lists/${list.uuid}` })).statusCode,
+    ).toBe(404);
   });
 
   it('rejects a missing or empty name with 422 naming the field', async () => {
     const res = await ctx.request(alice, { method: 'POST', url: '/leads/api/lists', payload: {} });
     expect(res.statusCode).toBe(422);
     expect(res.json().error.data).toHaveProperty('name');
-    const empty = await ctx.request(alice, { method: 'POST', url: '/leads/api/lists', payload: { name: '' } });
+    const empty = await ctx.request(alice, {
+      method: 'POST',
+      url: '/leads/api/lists',
+      payload: { name: '' },
+    });
     expect(empty.statusCode).toBe(422);
   });
 
@@ -52,7 +62,11 @@ describe('lists CRUD', () => {
     expect((await ctx.request(bob, { method: 'DELETE', url })).statusCode).toBe(404);
     const listed = await ctx.request(bob, { method: 'GET', url: '/leads/api/lists?limit=1000' });
     expect(listed.json().data.map((l: { uuid: string }) => l.uuid)).not.toContain(list.uuid);
-    const metrics = await ctx.request(bob, { method: 'POST', url: '/leads/api/lists/metrics', payload: { uuids: [list.uuid] } });
+    const metrics = await ctx.request(bob, {
+      method: 'POST',
+      url: '/leads/api/lists/metrics',
+      payload: { uuids: [list.uuid] },
+    });
     expect(metrics.json()).toEqual({});
   });
 });
@@ -65,7 +79,10 @@ describe('listing lists', () => {
   });
 
   it('filters by free text, by name and sorts by name', async () => {
-    const q = await ctx.request(carol, { method: 'GET', url: '/leads/api/lists?filter[q]=ta&order_field=name&order_type=asc' });
+    const q = await ctx.request(carol, {
+      method: 'GET',
+      url: '/leads/api/lists?filter[q]=ta&order_field=name&order_type=asc',
+    });
     expect(q.json().data.map((l: { name: string }) => l.name)).toEqual(['Beta', 'Delta']);
     const inSet = await ctx.request(carol, {
       method: 'GET',
@@ -78,7 +95,10 @@ describe('listing lists', () => {
   });
 
   it('pages with has_more and clamps large limits', async () => {
-    const first = await ctx.request(carol, { method: 'GET', url: '/leads/api/lists?limit=2&order_field=name&order_type=asc' });
+    const first = await ctx.request(carol, {
+      method: 'GET',
+      url: '/leads/api/lists?limit=2&order_field=name&order_type=asc',
+    });
     expect(first.json()).toMatchObject({ limit: 2, offset: 0, total: 5, has_more: true });
     const clamped = await ctx.request(carol, { method: 'GET', url: '/leads/api/lists?limit=5000' });
     expect(clamped.json()).toMatchObject({ limit: 1000, total: 5, has_more: false });
@@ -117,7 +137,11 @@ describe('deleting a list that holds contacts', () => {
       payload: { move_to_list_uuid: target.uuid },
     });
     expect(moved.statusCode).toBe(204);
-    const after = await ctx.request(alice, { method: 'POST', url: '/leads/api/lists/metrics', payload: { uuids: [target.uuid] } });
+    const after = await ctx.request(alice, {
+      method: 'POST',
+      url: '/leads/api/lists/metrics',
+      payload: { uuids: [target.uuid] },
+    });
     expect(after.json()[target.uuid].leads_count).toBe(2);
 
     const withContacts = await ctx.request(alice, {
@@ -125,12 +149,20 @@ describe('deleting a list that holds contacts', () => {
       url: `/leads/api/lists/${target.uuid}?delete_contacts=true`,
     });
     expect(withContacts.statusCode).toBe(204);
-    const left = await ctx.db.selectFrom('leads').select('uuid').where('team_id', '=', alice.teamId).execute();
+    const left = await ctx.db
+      .selectFrom('leads')
+      .select('uuid')
+      .where('team_id', '=', alice.teamId)
+      .execute();
     expect(left).toEqual([]);
     // The purge job drains the tombstones of the deleted contacts.
     await ctx.startWorkers();
     await waitFor(async () => {
-      const rows = await ctx.db.selectFrom('lead_tombstones').select('uuid').where('team_id', '=', alice.teamId).execute();
+      const rows = await ctx.db
+        .selectFrom('lead_tombstones')
+        .select('uuid')
+        .where('team_id', '=', alice.teamId)
+        .execute();
       return rows.length === 0;
     });
   });

@@ -22,27 +22,57 @@ export const listsRoutes: FastifyPluginAsyncTypebox<{ lists: ListsService }> = a
     '/leads/api/lists',
     {
       config: { filterFields: Object.keys(listFilterFields) },
-      schema: { tags, operationId: 'listLists', summary: 'List lists', querystring: ListsQuery, response: { 200: ListPage } },
+      schema: {
+        tags,
+        operationId: 'listLists',
+        summary: 'List lists',
+        querystring: ListsQuery,
+        response: { 200: ListPage },
+      },
     },
     async (request) => lists.listLists(authOf(request).teamId, request.query),
   );
 
   app.post(
     '/leads/api/lists',
-    { schema: { tags, operationId: 'createList', summary: 'Create a list', body: CreateListBody, response: { 201: List } } },
-    async (request, reply) => reply.code(201).send(await lists.createList(authOf(request).teamId, request.body.name)),
+    {
+      schema: {
+        tags,
+        operationId: 'createList',
+        summary: 'Create a list',
+        body: CreateListBody,
+        response: { 201: List },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await lists.createList(authOf(request).teamId, request.body.name)),
   );
 
   app.get(
     '/leads/api/lists/:uuid',
-    { schema: { tags, operationId: 'getList', summary: 'Get a list', params: UuidParams, response: { 200: List } } },
+    {
+      schema: {
+        tags,
+        operationId: 'getList',
+        summary: 'Get a list',
+        params: UuidParams,
+        response: { 200: List },
+      },
+    },
     async (request) => lists.getList(authOf(request).teamId, request.params.uuid),
   );
 
   app.put(
     '/leads/api/lists/:uuid',
     {
-      schema: { tags, operationId: 'renameList', summary: 'Rename a list', params: UuidParams, body: UpdateListBody, response: { 200: List } },
+      schema: {
+        tags,
+        operationId: 'renameList',
+        summary: 'Rename a list',
+        params: UuidParams,
+        body: UpdateListBody,
+        response: { 200: List },
+      },
     },
     async (request) => lists.renameList(authOf(request).teamId, request.params.uuid, request.body.name),
   );
@@ -64,7 +94,10 @@ export const listsRoutes: FastifyPluginAsyncTypebox<{ lists: ListsService }> = a
       },
     },
     async (request, reply) => {
-      await lists.deleteList(authOf(request).teamId, request.params.uuid, { ...request.query, ...(request.body ?? {}) });
+      await lists.deleteList(authOf(request).teamId, request.params.uuid, {
+        ...request.query,
+        ...(request.body ?? {}),
+      });
       return reply.code(204).send(null);
     },
   );
@@ -72,7 +105,13 @@ export const listsRoutes: FastifyPluginAsyncTypebox<{ lists: ListsService }> = a
   app.post(
     '/leads/api/lists/metrics',
     {
-      schema: { tags, operationId: 'listMetrics', summary: 'Lead counts per list', body: ListMetricsBody, response: { 200: ListMetrics } },
+      schema: {
+        tags,
+        operationId: 'listMetrics',
+        summary: 'Lead counts per list',
+        body: ListMetricsBody,
+        response: { 200: ListMetrics },
+      },
     },
     async (request) => lists.listMetrics(authOf(request).teamId, request.body.uuids),
   );

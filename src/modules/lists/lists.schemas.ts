@@ -18,7 +18,9 @@ export const UpdateListBody = CreateListBody;
 
 const deleteOptions = {
   move_to_list_uuid: Type.Optional(Uuid('Move the list\u2019s contacts to this list, then delete it')),
-  delete_contacts: Type.Optional(Type.Boolean({ description: 'Permanently delete the list\u2019s contacts with it' })),
+  delete_contacts: Type.Optional(
+    Type.Boolean({ description: 'Permanently delete the list\u2019s contacts with it' }),
+  ),
 };
 export const DeleteListBody = Type.Union([Type.Object(deleteOptions), Type.Null()]);
 export const DeleteListQuery = Type.Object({
@@ -27,6 +29,10 @@ export const DeleteListQuery = Type.Object({
 });
 
 export const ListMetricsBody = Type.Object({ uuids: Type.Array(Uuid(), { maxItems: 1000 }) });
-export const ListMetrics = Type.Record(Type.String({ format: 'uuid' }), Type.Object({ leads_count: Type.Integer() }), {
-  description: 'Lead count per list UUID (lists of other teams or unknown UUIDs are left out)',
-});
+export const ListMetrics = Type.Record(
+  Type.String({ format: 'uuid' }),
+  Type.Object({ leads_count: Type.Integer() }),
+  {
+    description: 'Lead count per list UUID (lists of other teams or unknown UUIDs are left out)',
+  },
+);

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { AppError, conflict, invalidField, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { type PageParams, envelope, resolvePage } from '../../lib/pagination.js';
+import { envelope, type PageParams, resolvePage } from '../../lib/pagination.js';
 import { deleteLeadsWhere } from '../leads/lead-deletion.js';
 import * as repo from './lists.repository.js';
 
@@ -42,9 +42,13 @@ export function createListsService(deps: { db: Database }) {
      */
     async deleteList(teamId: number, uuid: string, options: DeleteListOptions) {
       if (options.move_to_list_uuid && options.delete_contacts) {
-        throw new AppError('validation_error', 'Give either move_to_list_uuid or delete_contacts, not both.', {
-          move_to_list_uuid: ['cannot be combined with delete_contacts'],
-        });
+        throw new AppError(
+          'validation_error',
+          'Give either move_to_list_uuid or delete_contacts, not both.',
+          {
+            move_to_list_uuid: ['cannot be combined with delete_contacts'],
+          },
+        );
       }
       if (options.move_to_list_uuid === uuid) {
         throw invalidField('move_to_list_uuid', 'move_to_list_uuid must name another list.');

@@ -1,0 +1,198 @@
+// Benchmark plumbing: a dedicated PostgreSQL (embedded in .bench/ unless DATABASE_URL is set), fresh
+// databases per scenario, an in-process API server, and statistics helpers. Benchmarks report medians
+// and ratios against a baseline measured in the same run, because machines here are noisy.
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import type autocannon from 'autocannon';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../src/app.js';
+import { type Config, loadConfig } from '../src/config.js';
+import { createDatabaseIfMissing } from '../src/db/connect.js';
+import { createDatabase, type DatabaseHandle } from '../src/db/database.js';
+import { embeddedDatabaseUrl, startEmbeddedPostgres } from '../src/db/embedded.js';
+import { migrateDatabase } from '../src/db/migrate.js';
+import { createServices, type Services } from '../src/deps.js';
+import { systemClock } from '../src/lib/clock.js';
+import { createLogger } from '../src/lib/logger.js';
+
+export type BenchRow = {
+  scenario: string;
+  metric: string;
+  value: number;
+  unit: string;
+  /** Value of the baseline measured in the same run, when the goal is a ratio. */
+  baseline?: number;
+  goal?: string;
+  /** Whether the goal is met (undefined when there is no goal). */
+  pass?: boolean;
+};
+
+export type BenchServer = {
+  serverUrl: string;
+  /** A fresh, migrated database. */
+  newDatabase(
+    label: string,
+  ): Promise<{ url: string; handle: DatabaseHandle; services: Services; config: Config }>;
+  stop(): Promise<void>;
+};
+
+export type Scenario = {
+  name: string;
+  description: string;
+  run(server: BenchServer, log: (line: string) => void): Promise<BenchRow[]>;
+};
+
+export async function startBenchServer(): Promise<BenchServer> {
+  let serverUrl = process.env.DATABASE_URL;
+  let stop = async () => {};
+  if (!serverUrl) {
+    const server = await startEmbeddedPostgres({
+      dataDir: path.resolve('.bench'),
+      port: 0,
+      settings: {
+        shared_buffers: '1GB',
+        work_mem: '64MB',
+        maintenance_work_mem: '512MB',
+        max_wal_size: '4GB',
+      },
+    });
+    serverUrl = server.url;
+    stop = server.stop;
+  }
+  const handles: DatabaseHandle[] = [];
+  return {
+    serverUrl,
+    async newDatabase(label) {
+      const name = `bench_${label}_${randomBytes(3).toString('hex')}`;
+      await createDatabaseIfMissing(serverUrl!, name);
+      const url = embeddedDatabaseUrl(serverUrl!, name);
+      const handle = createDatabase(url, 30);
+      handles.push(handle);
+      await migrateDatabase(handle.db, handle.pool);
+      const config = loadConfig(
+        {
+          LOG_LEVEL: 'warn',
+          LEADFLOW_RATE_LIMIT_PER_MINUTE: '100000000',
+          LEADFLOW_DATA_DIR: path.resolve('.bench'),
+        },
+        { databaseUrl: url },
+      );
+      return { url, handle, config, services: createServices({ db: handle.db, config, clock: systemClock }) };
+    },
+    async stop() {
+      for (const handle of handles) await handle.close();
+      const admin = new pg.Client({ connectionString: serverUrl });
+      await admin.connect();
+      const dbs = await admin.query<{ datname: string }>(
+        "select datname from pg_database where datname like 'bench\\_%'",
+      );
+      for (const { datname } of dbs.rows)
+        await admin.query(`drop database if exists ${admin.escapeIdentifier(datname)} with (force)`);
+      await admin.end();
+      await stop();
+    },
+  };
+}
+
+/** Starts the real app on a loopback port; `extra` registers bench-only routes. */
+export async function listen(
+  deps: { config: Config; handle: DatabaseHandle; services: Services },
+  extra?: (app: FastifyInstance) => void,
+): Promise<{ app: FastifyInstance; url: string }> {
+  const app = await buildApp({
+    config: deps.config,
+    db: deps.handle.db,
+    services: deps.services,
+    logger: createLogger('warn'),
+  });
+  extra?.(app);
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  return { app, url };
+}
+
+export type LoadResult = {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+};
+
+/**
+ * HTTP load from a separate process (autocannon's CLI), so the load generator does not compete with
+ * the server for this process's event loop.
+ */
+export async function load(options: {
+  url: string;
+  duration?: number;
+  connections?: number;
+  headers?: Record<string, string>;
+  method?: string;
+  body?: string;
+}): Promise<LoadResult> {
+  const args = ['--json', '-c', String(options.connections ?? 32), '-d', String(options.duration ?? 5)];
+  for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}=${value}`);
+  if (options.method) args.push('-m', options.method);
+  if (options.body) args.push('-b', options.body);
+  args.push(options.url);
+  const output = await new Promise<string>((resolve, reject) => {
+    execFile(
+      path.resolve('node_modules/.bin/autocannon'),
+      args,
+      { maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout) => (error ? reject(error) : resolve(stdout)),
+    );
+  });
+  const result = JSON.parse(output) as autocannon.Result;
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+/** Runs `fn` `times` times and returns each duration in milliseconds. */
+export async function timeRuns(times: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
+  const durations: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const start = performance.now();
+    await fn(i);
+    durations.push(performance.now() - start);
+  }
+  return durations;
+}
+
+export function formatTable(rows: BenchRow[]): string {
+  const header = ['scenario', 'metric', 'value', 'baseline', 'ratio', 'goal', 'ok'];
+  const body = rows.map((row) => [
+    row.scenario,
+    row.metric,
+    `${round(row.value)} ${row.unit}`,
+    row.baseline === undefined ? '' : `${round(row.baseline)} ${row.unit}`,
+    row.baseline ? `${((row.value / row.baseline) * 100).toFixed(0)}%` : '',
+    row.goal ?? '',
+    row.pass === undefined ? '' : row.pass ? 'yes' : 'NO',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ');
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('-|-'), ...body.map(line)].join('\n');
+}
+
+function round(value: number): string {
+  return value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(value >= 10 ? 1 : 2);
+}
