@@ -24,8 +24,9 @@ Configuration comes from environment variables; see README.md.`;
 async function runServer(role: Role): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  const runtime = await startRuntime(role, config, logger);
+  // Handlers go in before anything starts, so a signal during start-up still shuts down cleanly.
   let stopping = false;
+  const starting = startRuntime(role, config, logger);
   const shutdown = (signal: string) => {
     if (stopping) {
       logger.warn({ signal }, 'second signal: exiting without waiting');
@@ -33,8 +34,8 @@ async function runServer(role: Role): Promise<void> {
     }
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    runtime
-      .stop()
+    starting
+      .then((runtime) => runtime.stop())
       .then(() => {
         logger.info('stopped');
         process.exit(0);
@@ -45,6 +46,7 @@ async function runServer(role: Role): Promise<void> {
       });
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => shutdown(signal));
+  await starting;
 }
 
 async function runMigrate(): Promise<void> {
