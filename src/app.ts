@@ -15,8 +15,14 @@ import { createMetricsRegistry, registerOperations } from './http/operations.js'
 import { parseQueryString, registerQueryHandling } from './http/query.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { validatorCompiler } from './http/validation.js';
+import { companiesRoutes } from './modules/companies/companies.routes.js';
 import { identityRoutes } from './modules/identity/identity.routes.js';
 import { listsRoutes } from './modules/lists/lists.routes.js';
+import { blacklistsRoutes } from './modules/blacklists/blacklists.routes.js';
+import { customFieldsRoutes } from './modules/custom-fields/custom-fields.routes.js';
+import { notesRoutes } from './modules/notes/notes.routes.js';
+import { pipelineStagesRoutes } from './modules/pipeline-stages/pipeline-stages.routes.js';
+import { tagsRoutes } from './modules/tags/tags.routes.js';
 import { version } from './version.js';
 
 export type AppDeps = {
@@ -44,8 +50,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandling(app);
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   await registerOpenApi(app, version);
   registerQueryHandling(app);
@@ -59,5 +66,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(identityRoutes, { identity: services.identity });
   await app.register(listsRoutes, { lists: services.lists });
+  await app.register(tagsRoutes, { tags: services.tags });
+  await app.register(pipelineStagesRoutes, { pipelineStages: services.pipelineStages });
+  await app.register(customFieldsRoutes, { customFields: services.customFields });
+  await app.register(notesRoutes, { notes: services.notes });
+  await app.register(blacklistsRoutes, { blacklists: services.blacklists });
+  await app.register(companiesRoutes, { companies: services.companies });
   return app;
 }

@@ -4,21 +4,37 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { JobHandler } from './jobs/queue.js';
 import type { Clock } from './lib/clock.js';
+import { createCompaniesService } from './modules/companies/companies.service.js';
 import { createIdentityService } from './modules/identity/identity.service.js';
 import { purgeDeletedLeadsHandler } from './modules/leads/lead-deletion.js';
 import { createListsService } from './modules/lists/lists.service.js';
 import { seedDefaultPipelineStages } from './modules/pipeline-stages/pipeline-stages.defaults.js';
+import { createBlacklistsService } from './modules/blacklists/blacklists.service.js';
+import { createCustomFieldsService } from './modules/custom-fields/custom-fields.service.js';
+import { createNotesService, purgeNotesOfDeletedLeads } from './modules/notes/notes.service.js';
+import { createPipelineStagesService } from './modules/pipeline-stages/pipeline-stages.service.js';
+import { createTagsService } from './modules/tags/tags.service.js';
 
 export type ServiceDeps = { db: Database; config: Config; clock: Clock };
 
 export function createServices(deps: ServiceDeps) {
-  const identity = createIdentityService({ db: deps.db, onTeamCreated: [seedDefaultPipelineStages] });
+  const identity = createIdentityService({
+    db: deps.db,
+    onTeamCreated: [seedDefaultPipelineStages],
+    cacheTtlMs: deps.config.authCacheTtlMs,
+  });
   const lists = createListsService({ db: deps.db });
-  return { identity, lists };
+  const companies = createCompaniesService({ db: deps.db });
+  const tags = createTagsService({ db: deps.db });
+  const pipelineStages = createPipelineStagesService({ db: deps.db });
+  const customFields = createCustomFieldsService({ db: deps.db });
+  const notes = createNotesService({ db: deps.db });
+  const blacklists = createBlacklistsService({ db: deps.db });
+  return { identity, lists, companies, tags, pipelineStages, customFields, notes, blacklists };
 }
 
 export type Services = ReturnType<typeof createServices>;
 
 export function createJobCatalog(_services: Services, deps: ServiceDeps): JobHandler[] {
-  return [purgeDeletedLeadsHandler({ db: deps.db, steps: [] })];
+  return [purgeDeletedLeadsHandler({ db: deps.db, steps: [purgeNotesOfDeletedLeads] })];
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import type { Database, Executor } from '../../db/database.js';
 import { hashApiKey } from '../../http/auth.js';
 import { AppError, invalidField, notFound } from '../../lib/errors.js';
@@ -59,9 +60,18 @@ function generateApiKey(): string {
   return `lf_${randomBytes(30).toString('base64url')}`;
 }
 
-export function createIdentityService(deps: { db: Database; onTeamCreated?: TeamCreatedHook[] }) {
+export function createIdentityService(deps: {
+  db: Database;
+  onTeamCreated?: TeamCreatedHook[];
+  /** How long a user record may be served from memory (the same bound as the API key cache). */
+  cacheTtlMs?: number;
+}) {
   const { db } = deps;
   const hooks = deps.onTeamCreated ?? [];
+  // GET /id/api/users/current is what integrations call to check their key, often on every run; the
+  // user record changes rarely, so it is cached as briefly as the key lookup itself.
+  const ttl = deps.cacheTtlMs ?? 0;
+  const users = new LRUCache<number, ReturnType<typeof toUser>>({ max: 10_000, ttl: Math.max(ttl, 1) });
 
   async function createTeam(trx: Executor, name: string, ownerId: number) {
     const team = await repo.insertTeam(trx, { name, ownerId });
@@ -177,9 +187,13 @@ export function createIdentityService(deps: { db: Database; onTeamCreated?: Team
     },
 
     async getCurrentUser(userId: number) {
+      const cached = ttl > 0 ? users.get(userId) : undefined;
+      if (cached) return cached;
       const user = await repo.selectUserById(db, userId);
       if (!user) throw new AppError('auth_exception', 'The user of this API key no longer exists.');
-      return toUser(user);
+      const result = toUser(user);
+      if (ttl > 0) users.set(userId, result);
+      return result;
     },
 
     async listTeams(userId: number, page: PageRequest) {
