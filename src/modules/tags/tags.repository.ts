@@ -1,5 +1,7 @@
-import { sql } from 'kysely';
+import { type SqlBool, sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
+import { compileFilter, compileValue, type FilterSpec, textContains } from '../../lib/filter.js';
+import { orderByClause, type PageRequest, type SortSpec } from '../../lib/pagination.js';
 
 /**
  * Tag uuids for tag names, creating the missing tags (names are unique per team, case-insensitively).
@@ -48,4 +50,130 @@ export async function selectExistingTagUuids(
     .where('uuid', 'in', uuids)
     .execute();
   return new Set(rows.map((row) => row.uuid));
+}
+
+const lower = (value: string) => value.trim().toLowerCase();
+
+export const tagFilterFields: FilterSpec['fields'] = {
+  q: {
+    type: 'string',
+    description: 'Name contains (case-insensitive)',
+    compile: (value, { path }) => textContains(sql.ref('tags.name'), value, path),
+  },
+  uuid: { type: 'uuid', column: 'tags.uuid' },
+  name: {
+    type: 'string',
+    description: 'Name equals (case-insensitive)',
+    compile: (value, { path }) =>
+      compileValue({ type: 'string', normalize: lower }, sql`lower(tags.name)`, value, path),
+  },
+  color: { type: 'string', column: 'tags.color', normalize: (value) => value.trim().toLowerCase() },
+  created_at: { type: 'datetime', column: 'tags.created_at' },
+  updated_at: { type: 'datetime', column: 'tags.updated_at' },
+};
+const tagFilter: FilterSpec = { name: 'tag filter', fields: tagFilterFields };
+
+export const tagSort: SortSpec = {
+  fields: {
+    created_at: 'tags.created_at',
+    updated_at: 'tags.updated_at',
+    name: 'tags.name',
+    uuid: 'tags.uuid',
+  },
+  tiebreaker: 'tags.uuid',
+};
+
+export async function selectTags(db: Executor, teamId: number, filter: unknown, page: PageRequest) {
+  const where = compileFilter(tagFilter, filter);
+  let base = db.selectFrom('tags').where('tags.team_id', '=', teamId);
+  if (where) base = base.where(where);
+  const [rows, count] = await Promise.all([
+    base.selectAll().orderBy(orderByClause(page, tagSort)).limit(page.limit).offset(page.offset).execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: count.total };
+}
+
+export async function selectTag(db: Executor, teamId: number, uuid: string) {
+  return db
+    .selectFrom('tags')
+    .selectAll()
+    .where('team_id', '=', teamId)
+    .where('uuid', '=', uuid)
+    .executeTakeFirst();
+}
+
+export async function selectTagByName(db: Executor, teamId: number, name: string) {
+  return db
+    .selectFrom('tags')
+    .selectAll()
+    .where('team_id', '=', teamId)
+    .where(sql<SqlBool>`lower(name) = lower(${name})`)
+    .executeTakeFirst();
+}
+
+/** Inserts the tag; undefined when the team already has a tag of that name (any case). */
+export async function insertTag(
+  db: Executor,
+  tag: { team_id: number; uuid: string; name: string; color: string | null },
+) {
+  return db
+    .insertInto('tags')
+    .values(tag)
+    .onConflict((oc) => oc.expression(sql`team_id, lower(name)`).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function updateTag(
+  db: Executor,
+  teamId: number,
+  uuid: string,
+  changes: { name?: string; color?: string | null },
+) {
+  return db
+    .updateTable('tags')
+    .set({ ...changes, updated_at: new Date() })
+    .where('team_id', '=', teamId)
+    .where('uuid', '=', uuid)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function deleteTag(db: Executor, teamId: number, uuid: string) {
+  return db
+    .deleteFrom('tags')
+    .where('team_id', '=', teamId)
+    .where('uuid', '=', uuid)
+    .returning('uuid')
+    .executeTakeFirst();
+}
+
+/** Takes the tag off every contact and company of the team that carries it (GIN `tags @>` lookups). */
+export async function removeTagFromRecords(db: Executor, teamId: number, uuid: string) {
+  await sql`
+    update leads set tags = array_remove(tags, ${uuid}::uuid), updated_at = now()
+    where team_id = ${teamId} and tags @> array[${uuid}::uuid]
+  `.execute(db);
+  await sql`
+    update companies set tags = array_remove(tags, ${uuid}::uuid), updated_at = now()
+    where team_id = ${teamId} and tags @> array[${uuid}::uuid]
+  `.execute(db);
+}
+
+export type TagMetric = 'leads_count' | 'companies_count';
+
+/** Per tag of the team among `uuids`: contacts and companies carrying it, each an index-served count. */
+export async function selectTagCounts(db: Executor, teamId: number, uuids: string[], metrics: TagMetric[]) {
+  const count = (table: 'leads' | 'companies') =>
+    sql<number>`(select count(*)::int from ${sql.table(table)} r
+      where r.team_id = ${teamId} and r.tags @> array[t.uuid])`;
+  const rows = await sql<{ uuid: string; leads_count: number | null; companies_count: number | null }>`
+    select t.uuid,
+      ${metrics.includes('leads_count') ? count('leads') : sql`null::int`} as leads_count,
+      ${metrics.includes('companies_count') ? count('companies') : sql`null::int`} as companies_count
+    from tags t
+    where t.team_id = ${teamId} and t.uuid = any(${uuids}::uuid[])
+  `.execute(db);
+  return rows.rows;
 }

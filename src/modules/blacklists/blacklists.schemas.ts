@@ -1,0 +1,89 @@
+import { Type } from 'typebox';
+import { DateTime, Envelope, ListQuery, Nullable, Uuid } from '../../http/schemas.js';
+import { companiesBlacklistFilterFields, leadsBlacklistFilterFields } from './blacklists.repository.js';
+
+const common = {
+  uuid: Uuid('Entry id'),
+  team_id: Type.Integer({ description: 'Team the entry belongs to' }),
+  user_id: Nullable(Type.Integer({ description: 'User who added the entry' })),
+};
+const stamps = {
+  created_at: DateTime('When the entry was added'),
+  updated_at: DateTime('When the entry last changed'),
+};
+
+export const LeadsBlacklistEntry = Type.Object(
+  {
+    ...common,
+    name: Nullable(Type.String({ description: 'Full name, lower case' })),
+    company_name: Nullable(Type.String({ description: 'Company name, lower case' })),
+    linkedin: Nullable(Type.String({ description: 'LinkedIn public nickname, lower case' })),
+    ln_id: Nullable(Type.String({ description: 'LinkedIn profile id (ACoA…)' })),
+    email: Nullable(
+      Type.String({ description: 'E-mail address, lower case; matches work or personal e-mail' }),
+    ),
+    ...stamps,
+  },
+  {
+    description:
+      'A contact blacklist entry. A contact matches when every field the entry sets matches; matching contacts have is_blacklisted = true.',
+  },
+);
+
+export const CompaniesBlacklistEntry = Type.Object(
+  {
+    ...common,
+    name: Nullable(Type.String({ description: 'Company name, lower case' })),
+    domain: Nullable(Type.String({ description: 'Website domain, e.g. acme.com' })),
+    linkedin: Nullable(Type.String({ description: 'LinkedIn company page slug, lower case' })),
+    ln_id: Nullable(Type.Integer({ description: 'Numeric LinkedIn company id' })),
+    ...stamps,
+  },
+  {
+    description:
+      'A company blacklist entry. A company matches when every field the entry sets matches; matching companies have is_blacklisted = true.',
+  },
+);
+
+export const LeadsBlacklistPage = Envelope(LeadsBlacklistEntry);
+export const CompaniesBlacklistPage = Envelope(CompaniesBlacklistEntry);
+export const LeadsBlacklistQuery = ListQuery(Object.keys(leadsBlacklistFilterFields));
+export const CompaniesBlacklistQuery = ListQuery(Object.keys(companiesBlacklistFilterFields));
+
+const text = (description: string, maxLength = 500) =>
+  Type.Optional(Nullable(Type.String({ maxLength, description })));
+
+export const CreateLeadsBlacklistBody = Type.Object(
+  {
+    linkedin: text('Profile URL, public nickname or ACoA… profile id'),
+    ln_id: text('LinkedIn profile id (ACoA…)'),
+    email: text('E-mail address (matches work and personal e-mail)', 320),
+    work_email: text('Accepted as email', 320),
+    personal_email: text('Accepted as email', 320),
+    name: text('Full name (matched case-insensitively)', 255),
+    company_name: text('Company name (matched case-insensitively)', 255),
+  },
+  {
+    description:
+      'At least one of linkedin, email, name, company_name (or ln_id, work_email, personal_email). Every given field must match for a contact to be blacklisted.',
+  },
+);
+
+export const CreateCompaniesBlacklistBody = Type.Object(
+  {
+    linkedin: text('Company page URL, page slug or numeric company id'),
+    ln_id: Type.Optional(
+      Nullable(
+        Type.Union([Type.Integer({ minimum: 1 }), Type.String({ maxLength: 20 })], {
+          description: 'Numeric LinkedIn company id',
+        }),
+      ),
+    ),
+    domain: text('Domain, website URL or e-mail address; stored as the host, e.g. acme.com', 2048),
+    name: text('Company name (matched case-insensitively)', 255),
+  },
+  {
+    description:
+      'At least one of linkedin, domain, name (or ln_id). Every given field must match for a company to be blacklisted.',
+  },
+);
