@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestContext, type TestUser, createTestContext } from '../harness.js';
+import { createTestContext, type TestContext, type TestUser } from '../harness.js';
 
 let ctx: TestContext;
 let alice: TestUser;
@@ -40,7 +40,10 @@ describe('authentication', () => {
 
 describe('Team-ID header', () => {
   it('defaults to the first team and switches to another team the user belongs to', async () => {
-    const second = await ctx.services.identity.createUserWithTeam({ email: alice.email, teamName: 'Alice second' });
+    const second = await ctx.services.identity.createUserWithTeam({
+      email: alice.email,
+      teamName: 'Alice second',
+    });
     // Memberships are cached with the key for authCacheTtlMs.
     await new Promise((resolve) => setTimeout(resolve, 250));
     const lists = async (teamHeader?: string) =>
@@ -61,12 +64,23 @@ describe('Team-ID header', () => {
   });
 
   it('answers 403 for a team the user is not a member of and 400 for a non-integer', async () => {
-    const forbidden = await ctx.request(alice, { method: 'GET', url: '/id/api/teams', headers: { 'team-id': String(bob.teamId) } });
+    const forbidden = await ctx.request(alice, {
+      method: 'GET',
+      url: '/id/api/teams',
+      headers: { 'team-id': String(bob.teamId) },
+    });
     expect(forbidden.statusCode).toBe(403);
     expect(forbidden.json().error.reason).toBe('access_denied');
-    const bad = await ctx.request(alice, { method: 'GET', url: '/id/api/teams', headers: { 'team-id': 'abc' } });
+    const bad = await ctx.request(alice, {
+      method: 'GET',
+      url: '/id/api/teams',
+      headers: { 'team-id': 'abc' },
+    });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().error).toMatchObject({ reason: 'bad_request', data: { 'Team-ID': ['must be an integer'] } });
+    expect(bad.json().error).toMatchObject({
+      reason: 'bad_request',
+      data: { 'Team-ID': ['must be an integer'] },
+    });
   });
 
   it('lets an added member act in the other team', async () => {
@@ -74,7 +88,11 @@ describe('Team-ID header', () => {
     await new Promise((resolve) => setTimeout(resolve, 250));
     const res = await ctx.request(bob, { method: 'GET', url: `/id/api/teams/${alice.teamId}` });
     expect(res.statusCode).toBe(200);
-    const scoped = await ctx.request(bob, { method: 'GET', url: '/leads/api/lists', headers: { 'team-id': String(alice.teamId) } });
+    const scoped = await ctx.request(bob, {
+      method: 'GET',
+      url: '/leads/api/lists',
+      headers: { 'team-id': String(alice.teamId) },
+    });
     expect(scoped.statusCode).toBe(200);
   });
 });

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueJob, handleJob, jobType } from '../../src/jobs/queue.js';
-import { type TestContext, createTestContext, waitFor } from '../harness.js';
+import { createTestContext, type TestContext, waitFor } from '../harness.js';
 
 const flakyJob = jobType('test.flaky', Type.Object({ key: Type.String(), failTimes: Type.Integer() }));
 const attempts = new Map<string, number>();
@@ -15,13 +15,20 @@ const flakyHandler = handleJob(flakyJob, async ({ key, failTimes }) => {
 
 let ctx: TestContext;
 beforeAll(async () => {
-  ctx = await createTestContext({ config: { worker: { concurrency: 2, pollIntervalMs: 100, heartbeatIntervalMs: 200, heartbeatTimeoutMs: 1000 } } });
+  ctx = await createTestContext({
+    config: {
+      worker: { concurrency: 2, pollIntervalMs: 100, heartbeatIntervalMs: 200, heartbeatTimeoutMs: 1000 },
+    },
+  });
 });
 afterAll(() => ctx.close());
 
 /** graphile-worker backs off exponentially; pull a failed job's next run forward so the test stays fast. */
 async function hurry() {
-  await ctx.db.updateTable('graphile_worker._private_jobs' as never).set({ run_at: new Date() } as never).execute();
+  await ctx.db
+    .updateTable('graphile_worker._private_jobs' as never)
+    .set({ run_at: new Date() } as never)
+    .execute();
 }
 
 describe('background jobs', () => {
@@ -64,7 +71,10 @@ describe('background jobs', () => {
       .updateTable('graphile_worker._private_jobs' as never)
       .set({ locked_by: 'worker-dead', locked_at: new Date(Date.now() - 5000) } as never)
       .execute();
-    await ctx.db.insertInto('worker_heartbeats').values({ worker_id: 'worker-dead', process_id: 'gone', heartbeat_at: new Date(Date.now() - 5000) }).execute();
+    await ctx.db
+      .insertInto('worker_heartbeats')
+      .values({ worker_id: 'worker-dead', process_id: 'gone', heartbeat_at: new Date(Date.now() - 5000) })
+      .execute();
     const worker = await ctx.startWorkers({ extraJobs: [flakyHandler] });
     await waitFor(async () => done.has('orphan'));
     await worker.stop();
@@ -74,7 +84,10 @@ describe('background jobs', () => {
     const worker = await ctx.startWorkers({ extraJobs: [flakyHandler] });
     await enqueueJob(ctx.db, flakyJob, { key: 'bad' } as never);
     await waitFor(async () => {
-      const left = await ctx.db.selectFrom('graphile_worker._private_jobs' as never).selectAll().execute();
+      const left = await ctx.db
+        .selectFrom('graphile_worker._private_jobs' as never)
+        .selectAll()
+        .execute();
       return left.length === 0;
     });
     expect(attempts.has('bad')).toBe(false);

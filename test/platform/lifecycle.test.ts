@@ -15,13 +15,23 @@ const bootstrapKey = 'lf_test_bootstrap_key_0123456789';
 
 function env(): NodeJS.ProcessEnv {
   const { DATABASE_URL: _ignored, ...rest } = process.env;
-  return { ...rest, LEADFLOW_DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', LEADFLOW_BOOTSTRAP_API_KEY: bootstrapKey };
+  return {
+    ...rest,
+    LEADFLOW_DATA_DIR: dataDir,
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    LEADFLOW_BOOTSTRAP_API_KEY: bootstrapKey,
+  };
 }
 
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/leadflow.js', ...args], { cwd: root, env: env(), timeout: 60_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      ['bin/leadflow.js', ...args],
+      { cwd: root, env: env(), timeout: 60_000 },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -40,7 +50,8 @@ async function startServe(): Promise<Server> {
       const res = await fetch(`http://127.0.0.1:${port}/healthz`);
       if (res.status === 200) break;
     } catch {}
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`serve did not come up:\n${output}`);
+    if (Date.now() > deadline || child.exitCode !== null)
+      throw new Error(`serve did not come up:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return { child, output: () => output, exited };
@@ -62,8 +73,11 @@ async function postmasterRunning(): Promise<boolean> {
 beforeAll(async () => {
   // Test what users run: the compiled CLI, rebuilt so it matches the sources (incremental, quick).
   await new Promise<void>((resolve, reject) =>
-    execFile(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { cwd: root }, (error, stdout) =>
-      error ? reject(new Error(`build failed:\n${stdout}`)) : resolve(),
+    execFile(
+      process.execPath,
+      ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'],
+      { cwd: root },
+      (error, stdout) => (error ? reject(new Error(`build failed:\n${stdout}`)) : resolve()),
     ),
   );
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'leadflow-lifecycle-'));

@@ -6,9 +6,15 @@ import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authOf } from '../../src/http/auth.js';
 import { ListQuery, SearchBody } from '../../src/http/schemas.js';
-import { type FilterSpec, compileFilter } from '../../src/lib/filter.js';
-import { type PageParams, type SortSpec, envelope, orderByClause, resolvePage } from '../../src/lib/pagination.js';
-import { type TestContext, type TestUser, createTestContext } from '../harness.js';
+import { compileFilter, type FilterSpec } from '../../src/lib/filter.js';
+import {
+  envelope,
+  orderByClause,
+  type PageParams,
+  resolvePage,
+  type SortSpec,
+} from '../../src/lib/pagination.js';
+import { createTestContext, type TestContext, type TestUser } from '../harness.js';
 
 const TAG_A = '0190f000-0000-7000-8000-00000000000a';
 const TAG_B = '0190f000-0000-7000-8000-00000000000b';
@@ -26,7 +32,10 @@ const spec: FilterSpec = {
     created_at: { type: 'datetime', column: 't.created_at' },
   },
 };
-const sort: SortSpec = { fields: { created_at: 't.created_at', name: 't.name', score: 't.score' }, tiebreaker: 't.id' };
+const sort: SortSpec = {
+  fields: { created_at: 't.created_at', name: 't.name', score: 't.score' },
+  tiebreaker: 't.id',
+};
 
 let ctx: TestContext;
 let alice: TestUser;
@@ -39,15 +48,36 @@ async function listThings(app: FastifyInstance) {
     const rows = await sql<{ name: string }>`
       select t.name from things t where t.team_id = ${teamId} and ${where}
       order by ${orderByClause(page, sort)} limit ${page.limit} offset ${page.offset}`.execute(ctx.db);
-    const total = await sql<{ n: number }>`select count(*)::int as n from things t where t.team_id = ${teamId} and ${where}`.execute(ctx.db);
-    return envelope(rows.rows.map((r) => r.name), total.rows[0]!.n, page);
+    const total = await sql<{
+      n: number;
+    }>`select count(*)::int as n from things t where t.team_id = ${teamId} and ${where}`.execute(ctx.db);
+    return envelope(
+      rows.rows.map((r) => r.name),
+      total.rows[0]!.n,
+      page,
+    );
   };
-  const response = { 200: Type.Object({ data: Type.Array(Type.String()), limit: Type.Integer(), offset: Type.Integer(), total: Type.Integer(), has_more: Type.Boolean() }) };
-  app.get('/test/api/things', { config: { filterFields: Object.keys(spec.fields) }, schema: { querystring: ListQuery(Object.keys(spec.fields)), response } }, async (request) =>
-    run(authOf(request).teamId, request.query as PageParams),
+  const response = {
+    200: Type.Object({
+      data: Type.Array(Type.String()),
+      limit: Type.Integer(),
+      offset: Type.Integer(),
+      total: Type.Integer(),
+      has_more: Type.Boolean(),
+    }),
+  };
+  app.get(
+    '/test/api/things',
+    {
+      config: { filterFields: Object.keys(spec.fields) },
+      schema: { querystring: ListQuery(Object.keys(spec.fields)), response },
+    },
+    async (request) => run(authOf(request).teamId, request.query as PageParams),
   );
-  app.post('/test/api/things/search', { schema: { body: SearchBody(Object.keys(spec.fields)), response } }, async (request) =>
-    run(authOf(request).teamId, request.body as PageParams),
+  app.post(
+    '/test/api/things/search',
+    { schema: { body: SearchBody(Object.keys(spec.fields)), response } },
+    async (request) => run(authOf(request).teamId, request.body as PageParams),
   );
 }
 
@@ -76,7 +106,11 @@ const names = async (query: string) => {
   return res.json().data as string[];
 };
 const search = async (filter: unknown, extra: Record<string, unknown> = {}) =>
-  ctx.request(alice, { method: 'POST', url: '/test/api/things/search', payload: { filter, order_field: 'score', order_type: 'asc', ...extra } });
+  ctx.request(alice, {
+    method: 'POST',
+    url: '/test/api/things/search',
+    payload: { filter, order_field: 'score', order_type: 'asc', ...extra },
+  });
 
 describe('filter forms in the GET bracket query', () => {
   it('scalar equals, arrays, operators, null checks and ranges', async () => {
@@ -89,7 +123,11 @@ describe('filter forms in the GET bracket query', () => {
     expect(await names('filter[ratio]=is_null')).toEqual(['three']);
     expect(await names('filter[active]=is_not_null')).toEqual(['one', 'two', 'three']);
     expect(await names('filter[active]=false')).toEqual(['two']);
-    expect(await names('filter[created_at][from]=2026-01-02&filter[created_at][to]=2026-01-31')).toEqual(['two', 'three', 'four']);
+    expect(await names('filter[created_at][from]=2026-01-02&filter[created_at][to]=2026-01-31')).toEqual([
+      'two',
+      'three',
+      'four',
+    ]);
     expect(await names('filter[created_at][<=]=2026-01-01')).toEqual(['one']);
     expect(await names('filter[tags]=' + TAG_B)).toEqual(['two', 'four']);
     expect(await names(`filter[tags][]=${TAG_A}`)).toEqual(['one', 'two']);
@@ -98,7 +136,9 @@ describe('filter forms in the GET bracket query', () => {
   });
 
   it('accepts the filter as a JSON string too', async () => {
-    expect(await names(`filter=${encodeURIComponent(JSON.stringify({ kind: ['alpha', 'gamma'] }))}`)).toEqual(['one', 'three']);
+    expect(await names(`filter=${encodeURIComponent(JSON.stringify({ kind: ['alpha', 'gamma'] }))}`)).toEqual(
+      ['one', 'three'],
+    );
   });
 
   it('treats a flat parameter naming a filterable field like filter[field]', async () => {
@@ -163,7 +203,13 @@ describe('paging and sorting', () => {
     const all = await get('');
     expect(all.json()).toMatchObject({ limit: 20, offset: 0, total: 4, has_more: false });
     const page = await get('limit=2&offset=1&order_field=score&order_type=asc');
-    expect(page.json()).toMatchObject({ data: ['two', 'three'], limit: 2, offset: 1, total: 4, has_more: true });
+    expect(page.json()).toMatchObject({
+      data: ['two', 'three'],
+      limit: 2,
+      offset: 1,
+      total: 4,
+      has_more: true,
+    });
     expect((await get('limit=100000')).json().limit).toBe(1000);
     expect((await get('offset=20000')).json()).toMatchObject({ data: [], offset: 20000, total: 4 });
     const desc = await get('order_field=name&order_type=desc');
@@ -172,14 +218,19 @@ describe('paging and sorting', () => {
     expect(numericDirection.json().data[0]).toBe('one');
   });
 
-  it.each(['limit=0', 'limit=abc', 'limit=-5', 'offset=-1', 'offset=x', 'order_type=up', 'order_field=colour'])(
-    '%s is a 422',
-    async (query) => {
-      const res = await get(query);
-      expect(res.statusCode).toBe(422);
-      expect(res.json().error.reason).toBe('validation_error');
-    },
-  );
+  it.each([
+    'limit=0',
+    'limit=abc',
+    'limit=-5',
+    'offset=-1',
+    'offset=x',
+    'order_type=up',
+    'order_field=colour',
+  ])('%s is a 422', async (query) => {
+    const res = await get(query);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error.reason).toBe('validation_error');
+  });
 
   it('rejects wrongly typed paging in bodies', async () => {
     const res = await search({}, { limit: '20' });

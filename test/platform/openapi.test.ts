@@ -1,6 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestContext, createTestContext } from '../harness.js';
+import { createTestContext, type TestContext } from '../harness.js';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -23,7 +23,12 @@ describe('OpenAPI document', () => {
     const document = (await ctx.request(null, { method: 'GET', url: '/openapi.json' })).json();
     const apiRoutes = ctx.app.printRoutes({ commonPrefix: false });
     expect(apiRoutes).toContain('/leads/api/lists');
-    const operations = Object.entries(document.paths as Record<string, Record<string, { responses: Record<string, unknown>; security?: unknown; operationId?: string }>>)
+    const operations = Object.entries(
+      document.paths as Record<
+        string,
+        Record<string, { responses: Record<string, unknown>; security?: unknown; operationId?: string }>
+      >,
+    )
       .filter(([path]) => /^\/[a-z-]+\/api\//.test(path))
       .flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
     expect(operations.length).toBeGreaterThan(5);

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../../src/db/database.js';
-import { type TestContext, type TestUser, createTestContext } from '../harness.js';
+import { createTestContext, type TestContext, type TestUser } from '../harness.js';
 
 let ctx: TestContext;
 let alice: TestUser;
@@ -23,7 +23,12 @@ describe('operations', () => {
     const { createLogger } = await import('../../src/lib/logger.js');
     // A pool pointing at a port where nothing listens.
     const dead = createDatabase('postgres://x:y@127.0.0.1:1/none', 1);
-    const app = await buildApp({ config: ctx.config, db: dead.db, services: ctx.services, logger: createLogger('silent') });
+    const app = await buildApp({
+      config: ctx.config,
+      db: dead.db,
+      services: ctx.services,
+      logger: createLogger('silent'),
+    });
     const res = await app.inject({ method: 'GET', url: '/healthz' });
     expect(res.statusCode).toBe(503);
     expect(res.json().status).toBe('unavailable');
@@ -41,7 +46,11 @@ describe('operations', () => {
   });
 
   it('answers every request with a request id, echoing a sane incoming one', async () => {
-    const own = await ctx.request(alice, { method: 'GET', url: '/id/api/users/current', headers: { 'x-request-id': 'abc-123' } });
+    const own = await ctx.request(alice, {
+      method: 'GET',
+      url: '/id/api/users/current',
+      headers: { 'x-request-id': 'abc-123' },
+    });
     expect(own.headers['x-request-id']).toBe('abc-123');
     const generated = await ctx.request(alice, { method: 'GET', url: '/id/api/users/current' });
     expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);

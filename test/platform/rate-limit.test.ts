@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestContext, type TestUser, createTestContext } from '../harness.js';
+import { createTestContext, type TestContext, type TestUser } from '../harness.js';
 
 let ctx: TestContext;
 let alice: TestUser;
@@ -36,6 +36,7 @@ describe('rate limit per API key', () => {
   });
 
   it('does not count unauthenticated operational routes', async () => {
-    for (let i = 0; i < 8; i++) expect((await ctx.request(null, { method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    for (let i = 0; i < 8; i++)
+      expect((await ctx.request(null, { method: 'GET', url: '/healthz' })).statusCode).toBe(200);
   });
 });
