@@ -18,11 +18,15 @@ import { validatorCompiler } from './http/validation.js';
 import { companiesRoutes } from './modules/companies/companies.routes.js';
 import { identityRoutes } from './modules/identity/identity.routes.js';
 import { listsRoutes } from './modules/lists/lists.routes.js';
+import { leadsBulkRoutes } from './modules/leads/leads-bulk.routes.js';
+import { leadsRoutes } from './modules/leads/leads.routes.js';
+import { bulkOperationsRoutes } from './modules/bulk-operations/bulk-operations.routes.js';
 import { blacklistsRoutes } from './modules/blacklists/blacklists.routes.js';
 import { customFieldsRoutes } from './modules/custom-fields/custom-fields.routes.js';
 import { notesRoutes } from './modules/notes/notes.routes.js';
 import { pipelineStagesRoutes } from './modules/pipeline-stages/pipeline-stages.routes.js';
 import { tagsRoutes } from './modules/tags/tags.routes.js';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { version } from './version.js';
 
 export type AppDeps = {
@@ -49,6 +53,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
+  // Clients often send `Content-Type: application/json` on bodiless requests (DELETE): an empty body is
+  // "no body", not malformed JSON. Everything else goes to Fastify's own (prototype-safe) parser.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text.trim() === '') return done(null, undefined);
+    return parseJson(request, text, done);
+  });
   registerErrorHandling(app);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
@@ -66,11 +79,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(identityRoutes, { identity: services.identity });
   await app.register(listsRoutes, { lists: services.lists });
+  await app.register(leadsRoutes, { leads: services.leads });
+  await app.register(leadsBulkRoutes, { leads: services.leads });
+  await app.register(bulkOperationsRoutes, { bulkOperations: services.bulkOperations });
   await app.register(tagsRoutes, { tags: services.tags });
   await app.register(pipelineStagesRoutes, { pipelineStages: services.pipelineStages });
   await app.register(customFieldsRoutes, { customFields: services.customFields });
   await app.register(notesRoutes, { notes: services.notes });
   await app.register(blacklistsRoutes, { blacklists: services.blacklists });
   await app.register(companiesRoutes, { companies: services.companies });
+  await app.register(webhooksRoutes, { webhooks: services.webhooks });
   return app;
 }

@@ -89,3 +89,26 @@ describe('operations', () => {
     expect(badUuid.json().error.data).toHaveProperty('uuid');
   });
 });
+
+describe('request bodies', () => {
+  it('treats an empty body sent as application/json as no body', async () => {
+    const created = await ctx.request(alice, { method: 'POST', url: '/leads/api/lists', payload: { name: 'Empty body' } });
+    const res = await ctx.request(alice, {
+      method: 'DELETE',
+      url: `/leads/api/lists/${created.json().uuid}`,
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+    });
+    expect(res.statusCode).toBe(204);
+  });
+
+  it('still rejects prototype poisoning', async () => {
+    const res = await ctx.request(alice, {
+      method: 'POST',
+      url: '/leads/api/lists',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"name":"x","__proto__":{"admin":true}}',
+    });
+    expect(res.statusCode).toBe(400);
+  });
+});

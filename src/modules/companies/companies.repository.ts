@@ -1,0 +1,157 @@
+// SQL of the companies API (alias `c` throughout, so compiled company filters apply everywhere).
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import type { Executor } from '../../db/database.js';
+import { orderByClause, type PageRequest } from '../../lib/pagination.js';
+import type { LeadRow } from '../leads/leads.present.js';
+import { companySort } from './companies.filter.js';
+import type { CompanyRow } from './companies.mapper.js';
+
+export async function selectCompanyPage(
+  db: Executor,
+  teamId: number,
+  where: RawBuilder<SqlBool> | undefined,
+  page: PageRequest,
+) {
+  let base = db.selectFrom('companies as c').where('c.team_id', '=', teamId);
+  if (where) base = base.where(where);
+  const [rows, count] = await Promise.all([
+    base
+      .selectAll('c')
+      .orderBy(orderByClause(page, companySort))
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
+}
+
+export async function selectCompany(db: Executor, teamId: number, uuid: string) {
+  return db
+    .selectFrom('companies as c')
+    .selectAll('c')
+    .where('c.team_id', '=', teamId)
+    .where('c.uuid', '=', uuid)
+    .executeTakeFirst();
+}
+
+export async function selectCompaniesByUuids(db: Executor, teamId: number, uuids: string[]) {
+  if (uuids.length === 0) return [];
+  return db
+    .selectFrom('companies as c')
+    .selectAll('c')
+    .where('c.team_id', '=', teamId)
+    .where(sql<SqlBool>`c.uuid = any(${uuids}::uuid[])`)
+    .execute();
+}
+
+export async function updateCompanyRow(
+  db: Executor,
+  teamId: number,
+  uuid: string,
+  values: Record<string, unknown>,
+) {
+  return db
+    .updateTable('companies')
+    .set(values)
+    .where('team_id', '=', teamId)
+    .where('uuid', '=', uuid)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** The company of the team that holds `value` in the unique column `field` (for 409 messages). */
+export async function selectCompanyHolding(
+  db: Executor,
+  teamId: number,
+  field: 'ln_id' | 'linkedin' | 'domain' | 'name',
+  value: unknown,
+  exceptUuid: string,
+) {
+  const column = field === 'name' ? sql`lower(c.name)` : sql.ref(`c.${field}`);
+  const compared = field === 'name' ? String(value).toLowerCase() : value;
+  const result = await sql<{ uuid: string }>`
+    select c.uuid from companies c
+    where c.team_id = ${teamId} and ${column} = ${compared} and c.uuid <> ${exceptUuid}
+    limit 1
+  `.execute(db);
+  return result.rows[0]?.uuid;
+}
+
+/**
+ * Deletes the team's companies matching `where` (alias `c`) in one statement: their contacts keep
+ * existing without a company and their notes go with them. Returns how many companies were deleted.
+ */
+export async function deleteCompaniesWhere(
+  db: Executor,
+  teamId: number,
+  where: RawBuilder<SqlBool>,
+): Promise<number> {
+  const result = await sql<{ deleted: number }>`
+    with deleted as (
+      delete from companies c where c.team_id = ${teamId} and ${where} returning c.uuid
+    ), unlinked as (
+      update leads l set company_uuid = null, updated_at = now()
+      from deleted d where l.team_id = ${teamId} and l.company_uuid = d.uuid
+    ), notes as (
+      delete from notes n using deleted d
+      where n.team_id = ${teamId} and n.object = 'company' and n.object_uuid = d.uuid
+    )
+    select count(*)::int as deleted from deleted
+  `.execute(db);
+  return result.rows[0]?.deleted ?? 0;
+}
+
+export type LookupKeys = {
+  ln_id: number | null;
+  linkedin: string | null;
+  domain: string | null;
+  name_key: string | null;
+};
+
+/**
+ * For each criterion, in order, the best matching company of the team or undefined: one statement for
+ * the whole array (unnest with ordinality + a lateral probe of the identifier indexes).
+ */
+export async function lookupCompanies(
+  db: Executor,
+  teamId: number,
+  criteria: LookupKeys[],
+): Promise<(CompanyRow | undefined)[]> {
+  if (criteria.length === 0) return [];
+  const column = <K extends keyof LookupKeys>(key: K) => criteria.map((criterion) => criterion[key]);
+  const result = await sql<CompanyRow & { ord: number }>`
+    select q.ord, m.*
+    from unnest(${column('ln_id')}::bigint[], ${column('linkedin')}::text[], ${column('domain')}::text[],
+                ${column('name_key')}::text[]) with ordinality as q(ln_id, linkedin, domain, name_key, ord)
+    left join lateral (
+      select c.* from companies c
+      where c.team_id = ${teamId}
+        and (c.ln_id = q.ln_id or c.linkedin = q.linkedin or c.domain = q.domain or lower(c.name) = q.name_key)
+      order by case when c.ln_id = q.ln_id then 0 when c.linkedin = q.linkedin then 1
+                    when c.domain = q.domain then 2 else 3 end, c.created_at, c.uuid
+      limit 1
+    ) m on true
+    order by q.ord
+  `.execute(db);
+  return result.rows.map((row) => (row.uuid ? row : undefined));
+}
+
+export const CONTACTS_PER_COMPANY = 1000;
+
+/** Contacts of the team's companies among `uuids` (oldest first, capped per company), in one query. */
+export async function selectContactsOfCompanies(db: Executor, teamId: number, uuids: string[]) {
+  const result = await sql<{ owner_uuid: string } & (LeadRow | { [K in keyof LeadRow]: null })>`
+    select c.uuid as owner_uuid, l.*
+    from companies c
+    left join lateral (
+      select l.* from leads l
+      where l.team_id = c.team_id and l.company_uuid = c.uuid
+      order by l.created_at, l.uuid
+      limit ${CONTACTS_PER_COMPANY}
+    ) l on true
+    where c.team_id = ${teamId} and c.uuid = any(${uuids}::uuid[])
+    order by c.uuid, l.created_at, l.uuid
+  `.execute(db);
+  return result.rows;
+}
