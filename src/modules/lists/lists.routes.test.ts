@@ -167,6 +167,28 @@ describe('deleting a list that holds contacts', () => {
     });
   });
 
+  it('moves or removes the list in companies\u2019 list sets', async () => {
+    const old = await createList(alice, 'Old');
+    const next = await createList(alice, 'Next');
+    const gone = await createList(alice, 'Gone');
+    const created = await ctx.request(alice, {
+      method: 'POST',
+      url: '/leads/api/companies',
+      payload: { companies: [{ name: 'Acme' }], list_uuids: [old.uuid, gone.uuid] },
+    });
+    expect(created.statusCode).toBe(200);
+    const company = created.json()[0];
+    const moved = await ctx.request(alice, {
+      method: 'DELETE',
+      url: `/leads/api/lists/${old.uuid}`,
+      payload: { move_to_list_uuid: next.uuid },
+    });
+    expect(moved.statusCode).toBe(204);
+    expect((await ctx.request(alice, { method: 'DELETE', url: `/leads/api/lists/${gone.uuid}` })).statusCode).toBe(204);
+    const after = await ctx.request(alice, { method: 'GET', url: `/leads/api/companies/${company.uuid}` });
+    expect(after.json().lists).toEqual([next.uuid]);
+  });
+
   it('rejects moving to a list of another team', async () => {
     const list = await createList(alice, 'Mine');
     const theirs = await createList(bob, 'Theirs');

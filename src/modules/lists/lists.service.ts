@@ -72,6 +72,7 @@ export function createListsService(deps: { db: Database }) {
             );
           }
         }
+        await repo.replaceListInCompanies(trx, teamId, uuid, options.move_to_list_uuid);
         await repo.deleteList(trx, teamId, uuid);
       });
     },
