@@ -11,11 +11,12 @@ import type { DB } from '../../db/schema.js';
 import { compileFilter, type FilterSpec } from '../../lib/filter.js';
 import { newId } from '../../lib/ids.js';
 import { customFieldsFilterField } from '../custom-fields/custom-fields.filter.js';
-import { removeCustomFieldValues } from '../custom-fields/custom-fields.repository.js';
+import { stripCustomFieldBatch } from '../custom-fields/custom-fields.jobs.js';
 import { deleteNotesOf } from '../notes/notes.repository.js';
 import { selectInitialStageUuid } from '../pipeline-stages/pipeline-stages.defaults.js';
 import { moveRecordsToStage } from '../pipeline-stages/pipeline-stages.repository.js';
-import { removeTagFromRecords, selectTagCounts } from '../tags/tags.repository.js';
+import { stripTagBatch } from '../tags/tags.jobs.js';
+import { selectTagCounts } from '../tags/tags.repository.js';
 import {
   flagCompaniesMatchingEntry,
   flagLeadsMatchingEntry,
@@ -114,10 +115,10 @@ function expectIndexes(plan: string | undefined, indexes: string[]) {
 
 describe('query plans', () => {
   it('tags: removal and counts go through the (team_id, tags) GIN indexes', async () => {
-    const removal = await plansOf((db) => removeTagFromRecords(db, user.teamId, TAG));
-    expect(removal).toHaveLength(2);
-    expectIndexes(removal[0], ['leads_team_tags_idx']);
-    expectIndexes(removal[1], ['companies_team_tags_idx']);
+    const [leadsRemoval] = await plansOf((db) => stripTagBatch(db, 'leads', user.teamId, TAG));
+    expectIndexes(leadsRemoval, ['leads_team_tags_idx']);
+    const [companiesRemoval] = await plansOf((db) => stripTagBatch(db, 'companies', user.teamId, TAG));
+    expectIndexes(companiesRemoval, ['companies_team_tags_idx']);
     await ctx.db.insertInto('tags').values({ team_id: user.teamId, uuid: TAG, name: 'Plan' }).execute();
     const [counts] = await plansOf((db) =>
       selectTagCounts(db, user.teamId, [TAG], ['leads_count', 'companies_count']),
@@ -126,9 +127,9 @@ describe('query plans', () => {
   });
 
   it('custom fields: deleting a field finds its values through the record-keys GIN index', async () => {
-    const [leads] = await plansOf((db) => removeCustomFieldValues(db, user.teamId, 'lead', FIELD));
+    const [leads] = await plansOf((db) => stripCustomFieldBatch(db, 'leads', user.teamId, FIELD));
     expectIndexes(leads, ['leads_team_custom_field_keys_idx']);
-    const [companies] = await plansOf((db) => removeCustomFieldValues(db, user.teamId, 'company', FIELD));
+    const [companies] = await plansOf((db) => stripCustomFieldBatch(db, 'companies', user.teamId, FIELD));
     expectIndexes(companies, ['companies_team_custom_field_keys_idx']);
   });
 

@@ -177,25 +177,6 @@ export async function deleteCustomField(db: Executor, teamId: number, uuid: stri
 
 const RECORD_TABLES = { lead: 'leads', company: 'companies' } as const;
 
-/**
- * Removes a field's values from every record holding one: one statement, the records found through
- * the (team_id, record keys) GIN index of migration 0130.
- */
-export async function removeCustomFieldValues(
-  db: Executor,
-  teamId: number,
-  object: CustomFieldObject,
-  fieldUuid: string,
-): Promise<number> {
-  const result = await sql`
-    update ${sql.table(RECORD_TABLES[object])}
-    set custom_fields = custom_fields - ${fieldUuid}::text, updated_at = now()
-    where team_id = ${teamId} and custom_fields <> '{}'::jsonb
-      and leadflow_jsonb_keys(custom_fields) @> array[${fieldUuid}::text]
-  `.execute(db);
-  return Number(result.numAffectedRows ?? 0);
-}
-
 /** Sets (or, with null, removes) one value on one record; undefined when the record does not exist. */
 export async function setRecordCustomFieldValue(
   db: Executor,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLeads, makeList } from '../../../test/factories.js';
-import { createTestContext, type TestContext, type TestUser } from '../../../test/harness.js';
+import { createTestContext, type TestContext, type TestUser, waitFor } from '../../../test/harness.js';
 import { newId } from '../../lib/ids.js';
 
 let ctx: TestContext;
@@ -240,6 +240,19 @@ describe('custom field definitions', () => {
       (await ctx.request(frank, { method: 'DELETE', url: `/leads/api/custom-fields/${doomed.uuid}` }))
         .statusCode,
     ).toBe(204);
+    // The definition is gone at once (and with it the value on reads); a job strips the stored values.
+    const shown = await ctx.request(frank, { method: 'GET', url: `/leads/api/leads/${leads[0]!.uuid}` });
+    expect(shown.json().custom_fields).toEqual({});
+    await ctx.startWorkers();
+    await waitFor(async () => {
+      const row = await ctx.db
+        .selectFrom('leads')
+        .select('custom_fields')
+        .where('team_id', '=', frank.teamId)
+        .where('uuid', '=', leads[0]!.uuid)
+        .executeTakeFirstOrThrow();
+      return Object.keys(row.custom_fields).length === 0;
+    });
     const rows = await ctx.db
       .selectFrom('leads')
       .select(['uuid', 'custom_fields'])
@@ -258,6 +271,14 @@ describe('custom field definitions', () => {
       (await ctx.request(frank, { method: 'DELETE', url: `/leads/api/custom-fields/${companyField.uuid}` }))
         .statusCode,
     ).toBe(204);
+    await waitFor(async () => {
+      const row = await ctx.db
+        .selectFrom('companies')
+        .select('custom_fields')
+        .where('uuid', '=', company.uuid)
+        .executeTakeFirstOrThrow();
+      return Object.keys(row.custom_fields).length === 0;
+    });
     const after = await ctx.db
       .selectFrom('companies')
       .select('custom_fields')

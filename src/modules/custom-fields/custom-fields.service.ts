@@ -1,9 +1,11 @@
 import { v5 as uuidv5 } from 'uuid';
 import type { Database } from '../../db/database.js';
+import { enqueueJob } from '../../jobs/queue.js';
 import { AppError, conflict, invalidField, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { envelope, type PageParams, resolvePage } from '../../lib/pagination.js';
 import { coerceCustomFieldValue } from './custom-field-values.js';
+import { stripDeletedCustomFieldJob } from './custom-fields.jobs.js';
 import * as repo from './custom-fields.repository.js';
 import type { CustomFieldObject, CustomFieldType } from './custom-fields.tables.js';
 
@@ -129,12 +131,19 @@ export function createCustomFieldsService(deps: { db: Database }) {
       }
     },
 
-    /** Deletes the definition and every value of it, in one transaction. */
+    /**
+     * Deletes the definition now (its values stop showing at once, records are presented through the
+     * definitions); a job queued in the same transaction strips the values from the records.
+     */
     async deleteField(teamId: number, uuid: string) {
       await db.transaction().execute(async (trx) => {
         const field = await repo.deleteCustomField(trx, teamId, uuid);
         if (!field) throw notFound('Custom field');
-        await repo.removeCustomFieldValues(trx, teamId, field.object, field.uuid);
+        await enqueueJob(trx, stripDeletedCustomFieldJob, {
+          teamId,
+          object: field.object,
+          fieldUuid: field.uuid,
+        });
       });
     },
 

@@ -149,18 +149,6 @@ export async function deleteTag(db: Executor, teamId: number, uuid: string) {
     .executeTakeFirst();
 }
 
-/** Takes the tag off every contact and company of the team that carries it (GIN `tags @>` lookups). */
-export async function removeTagFromRecords(db: Executor, teamId: number, uuid: string) {
-  await sql`
-    update leads set tags = array_remove(tags, ${uuid}::uuid), updated_at = now()
-    where team_id = ${teamId} and tags @> array[${uuid}::uuid]
-  `.execute(db);
-  await sql`
-    update companies set tags = array_remove(tags, ${uuid}::uuid), updated_at = now()
-    where team_id = ${teamId} and tags @> array[${uuid}::uuid]
-  `.execute(db);
-}
-
 export type TagMetric = 'leads_count' | 'companies_count';
 
 /** Per tag of the team among `uuids`: contacts and companies carrying it, each an index-served count. */

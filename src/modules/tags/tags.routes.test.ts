@@ -1,6 +1,7 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLeads, makeList } from '../../../test/factories.js';
-import { createTestContext, type TestContext, type TestUser } from '../../../test/harness.js';
+import { createTestContext, type TestContext, type TestUser, waitFor } from '../../../test/harness.js';
 import { newId } from '../../lib/ids.js';
 
 let ctx: TestContext;
@@ -244,6 +245,17 @@ describe('tags on contacts and companies', () => {
     expect(
       (await ctx.request(dave, { method: 'DELETE', url: `/leads/api/tags/${hot.uuid}` })).statusCode,
     ).toBe(204);
+    // The tag row is gone at once; a background job takes its uuid off the records.
+    await ctx.startWorkers();
+    await waitFor(async () => {
+      const tagged = await ctx.db
+        .selectFrom('leads')
+        .select('uuid')
+        .where('team_id', '=', dave.teamId)
+        .where(sql<boolean>`tags @> array[${hot.uuid}::uuid]`)
+        .execute();
+      return tagged.length === 0;
+    });
     const rows = await ctx.db
       .selectFrom('leads')
       .select(['uuid', 'tags', 'updated_at'])

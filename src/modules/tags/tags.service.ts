@@ -1,7 +1,9 @@
 import type { Database } from '../../db/database.js';
+import { enqueueJob } from '../../jobs/queue.js';
 import { conflict, invalidField, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { envelope, type PageParams, resolvePage } from '../../lib/pagination.js';
+import { stripDeletedTagJob } from './tags.jobs.js';
 import * as repo from './tags.repository.js';
 
 type TagChanges = { name?: string; color?: string | null };
@@ -78,11 +80,11 @@ export function createTagsService(deps: { db: Database }) {
       }
     },
 
-    /** Deletes the tag and takes it off every contact and company in the same transaction. */
+    /** Deletes the tag now; a job queued in the same transaction takes it off contacts and companies. */
     async deleteTag(teamId: number, uuid: string) {
       await db.transaction().execute(async (trx) => {
         if (!(await repo.deleteTag(trx, teamId, uuid))) throw notFound('Tag');
-        await repo.removeTagFromRecords(trx, teamId, uuid);
+        await enqueueJob(trx, stripDeletedTagJob, { teamId, tagUuid: uuid });
       });
     },
 
