@@ -1,0 +1,215 @@
+// The HTTP side of webhooks: one pooled undici Agent per process whose connector refuses non-public
+// addresses, Standard Webhooks signing, a hard timeout, no redirects, and a response read that stops
+// at a byte limit so a huge or endless body cannot hold a worker.
+import type { LookupFunction, Socket } from 'node:net';
+import net from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import { LRUCache } from 'lru-cache';
+import { Webhook } from 'standardwebhooks';
+import { Agent, buildConnector, request } from 'undici';
+import { version } from '../../version.js';
+import { assertPublic, BlockedTargetError, bareHost, guardedLookup, resolveHost } from './ssrf.js';
+import type { RequestMethod } from './webhooks.tables.js';
+
+export type WebhookClientOptions = {
+  timeoutMs: number;
+  allowPrivateTargets: boolean;
+  /** DNS lookup used for connections and target checks (tests map names with it). */
+  lookup?: LookupFunction;
+  /** Sockets per target origin. */
+  connections?: number;
+};
+
+export type SignedRequest = {
+  url: string;
+  method: RequestMethod;
+  /** The webhook-id header: the event uuid, the same on every attempt so receivers can deduplicate. */
+  messageId: string;
+  secret: string;
+  body: string;
+  /** Bytes of the response body to keep; the rest is discarded. */
+  maxBodyBytes: number;
+};
+
+export type WebhookResponse = {
+  statusCode: number | null;
+  headers: Record<string, string>;
+  body: string;
+  bodyTruncated: boolean;
+  durationMs: number;
+  /** Why no 2xx came back: transport error, timeout, refused target or the HTTP status. */
+  error: string | null;
+  /** The target was refused by the private-address guard. */
+  blocked: boolean;
+};
+
+export class InvalidTargetError extends Error {}
+
+/** Parses a target URL; only absolute http(s) URLs without credentials are accepted. */
+export function parseTargetUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new InvalidTargetError('target_url must be an absolute http:// or https:// URL.');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new InvalidTargetError(`target_url must use http or https (got ${url.protocol.replace(':', '')}).`);
+  }
+  if (url.username || url.password) {
+    throw new InvalidTargetError(
+      'target_url must not carry credentials; verify the webhook signature instead.',
+    );
+  }
+  return url;
+}
+
+function describeError(error: unknown, timeoutMs: number): string {
+  const err = error as Error & { code?: string; cause?: unknown };
+  if (err instanceof BlockedTargetError) return err.message;
+  if (
+    err.name === 'TimeoutError' ||
+    err.name === 'AbortError' ||
+    err.code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    err.code === 'UND_ERR_BODY_TIMEOUT' ||
+    err.code === 'UND_ERR_CONNECT_TIMEOUT'
+  ) {
+    return `No response within ${timeoutMs} ms`;
+  }
+  if (err.cause instanceof Error) return describeError(err.cause, timeoutMs);
+  return err.code && !err.message.includes(err.code) ? `${err.message} (${err.code})` : err.message;
+}
+
+function isBlocked(error: unknown): boolean {
+  const err = error as { cause?: unknown } | undefined;
+  return error instanceof BlockedTargetError || (err?.cause !== undefined && isBlocked(err.cause));
+}
+
+export function createWebhookClient(options: WebhookClientOptions) {
+  const { timeoutMs, allowPrivateTargets } = options;
+  const lookup = allowPrivateTargets ? options.lookup : guardedLookup(options.lookup);
+  const baseConnect = buildConnector({ timeout: timeoutMs, ...(lookup ? { lookup } : {}) });
+
+  // IP literals never reach the lookup, and the socket's peer is checked once more after connecting.
+  const connect: buildConnector.connector = (connectOptions, callback) => {
+    const host = bareHost(connectOptions.hostname);
+    if (!allowPrivateTargets && net.isIP(host)) {
+      try {
+        assertPublic(host, [host]);
+      } catch (error) {
+        callback(error as Error, null);
+        return;
+      }
+    }
+    baseConnect(connectOptions, (...args) => {
+      const [error, socket] = args;
+      if (error || !socket) return callback(error ?? new Error('connection failed'), null);
+      if (!allowPrivateTargets) {
+        try {
+          assertPublic(host, [(socket as Socket | TLSSocket).remoteAddress ?? 'unknown']);
+        } catch (blocked) {
+          socket.destroy();
+          return callback(blocked as Error, null);
+        }
+      }
+      callback(null, socket);
+    });
+  };
+
+  const agent = new Agent({
+    connect,
+    connections: options.connections ?? 128,
+    keepAliveTimeout: 4_000,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
+  // Decoding a base64 secret per delivery is wasted work; the same few webhooks sign all day.
+  const signers = new LRUCache<string, Webhook>({ max: 1000 });
+
+  function sign(secret: string, messageId: string, timestamp: Date, body: string): string {
+    let signer = signers.get(secret);
+    if (!signer) {
+      signer = new Webhook(secret);
+      signers.set(secret, signer);
+    }
+    return signer.sign(messageId, timestamp, body);
+  }
+
+  return {
+    /** Refuses a malformed URL (InvalidTargetError) or one whose host resolves to a non-public address. */
+    async checkTarget(raw: string): Promise<URL> {
+      const url = parseTargetUrl(raw);
+      if (allowPrivateTargets) return url;
+      const host = bareHost(url.hostname);
+      let addresses: string[];
+      try {
+        addresses = await resolveHost(host, options.lookup);
+      } catch (error) {
+        throw new InvalidTargetError(
+          `target_url host ${host} could not be resolved (${(error as { code?: string }).code ?? 'DNS error'}).`,
+        );
+      }
+      assertPublic(host, addresses);
+      return url;
+    },
+
+    /** Sends one signed request; never throws for transport or HTTP failures. */
+    async send(signed: SignedRequest): Promise<WebhookResponse> {
+      const started = performance.now();
+      const timestamp = new Date();
+      const result: WebhookResponse = {
+        statusCode: null,
+        headers: {},
+        body: '',
+        bodyTruncated: false,
+        durationMs: 0,
+        error: null,
+        blocked: false,
+      };
+      try {
+        const response = await request(signed.url, {
+          dispatcher: agent,
+          method: signed.method,
+          headers: {
+            'content-type': 'application/json',
+            'user-agent': `Leadflow-Webhooks/${version}`,
+            'webhook-id': signed.messageId,
+            'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+            'webhook-signature': sign(signed.secret, signed.messageId, timestamp, signed.body),
+          },
+          body: signed.body,
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        result.statusCode = response.statusCode;
+        for (const [name, value] of Object.entries(response.headers)) {
+          if (value !== undefined) result.headers[name] = Array.isArray(value) ? value.join(', ') : value;
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        for await (const chunk of response.body) {
+          const buffer = chunk as Buffer;
+          chunks.push(buffer.subarray(0, Math.max(0, signed.maxBodyBytes - size)));
+          size += buffer.length;
+          // Leaving the loop destroys the rest of the body (and that socket).
+          if (size > signed.maxBodyBytes) {
+            result.bodyTruncated = true;
+            break;
+          }
+        }
+        result.body = Buffer.concat(chunks).toString('utf8');
+        if (response.statusCode < 200 || response.statusCode > 299) {
+          result.error = `HTTP ${response.statusCode}${result.body ? `: ${result.body.slice(0, 300)}` : ''}`;
+        }
+      } catch (error) {
+        result.error = describeError(error, timeoutMs);
+        result.blocked = isBlocked(error);
+      }
+      result.durationMs = Math.round(performance.now() - started);
+      return result;
+    },
+
+    close: () => agent.close(),
+  };
+}
+
+export type WebhookClient = ReturnType<typeof createWebhookClient>;

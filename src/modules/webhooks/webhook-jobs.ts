@@ -1,0 +1,35 @@
+// The job types of webhook delivery. Kept apart from their handlers so the events module can enqueue
+// a fan-out without importing the delivery machinery.
+import { Type } from 'typebox';
+import { jobType } from '../../jobs/queue.js';
+
+/** Turns one batch of recorded events into deliveries, a chunk at a time (`after` = last event done). */
+export const fanOutEventsJob = jobType(
+  'webhooks.fanOutEvents',
+  Type.Object({
+    teamId: Type.Integer(),
+    batch: Type.String({ format: 'uuid' }),
+    after: Type.Optional(Type.String({ format: 'uuid' })),
+  }),
+  { maxAttempts: 25 },
+);
+
+/** Deliveries one job attempts together (concurrently, recorded in one statement). */
+export const DELIVERY_BATCH = 50;
+
+/**
+ * Makes the given attempt of each listed delivery. HTTP failures do not fail the job: they are
+ * recorded and the next attempt is enqueued on the retry schedule. The job itself is retried (by the
+ * queue) only when the database is unreachable; an attempt already recorded is never recorded twice.
+ */
+export const deliverWebhooksJob = jobType(
+  'webhooks.deliver',
+  Type.Object({
+    teamId: Type.Integer(),
+    deliveries: Type.Array(
+      Type.Object({ uuid: Type.String({ format: 'uuid' }), attempt: Type.Integer({ minimum: 1 }) }),
+      { minItems: 1, maxItems: DELIVERY_BATCH },
+    ),
+  }),
+  { maxAttempts: 10 },
+);

@@ -1,0 +1,147 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/database.js';
+import { compileFilter, type FilterSpec, textContains } from '../../lib/filter.js';
+import { orderByClause, type PageRequest, type SortSpec } from '../../lib/pagination.js';
+import { EVENT_NAMES } from '../events/events.catalog.js';
+import type { RequestMethod, WebhookStatus } from './webhooks.tables.js';
+
+/** Columns a client sees; the secret never leaves this module except once, on create. */
+export const WEBHOOK_COLUMNS = [
+  'uuid',
+  'team_id',
+  'user_id',
+  'name',
+  'event',
+  'request_method',
+  'target_url',
+  'filters',
+  'status',
+  'disabled_reason',
+  'last_error',
+  'last_error_at',
+  'last_success_at',
+  'created_at',
+  'updated_at',
+] as const;
+
+export const webhookFilterFields: FilterSpec['fields'] = {
+  q: {
+    type: 'string',
+    description: 'Name or target URL contains (case-insensitive)',
+    compile: (value, { path }) =>
+      textContains(sql`(webhooks.name || ' ' || webhooks.target_url)`, value, path),
+  },
+  uuid: { type: 'uuid', column: 'webhooks.uuid' },
+  name: { type: 'string', column: 'webhooks.name' },
+  event: { type: 'enum', values: EVENT_NAMES, column: 'webhooks.event' },
+  status: { type: 'enum', values: ['on', 'off'], column: 'webhooks.status' },
+  request_method: {
+    type: 'enum',
+    values: ['POST', 'GET', 'PUT', 'PATCH', 'DELETE'],
+    column: 'webhooks.request_method',
+  },
+  created_at: { type: 'datetime', column: 'webhooks.created_at' },
+  updated_at: { type: 'datetime', column: 'webhooks.updated_at' },
+};
+const webhookFilter: FilterSpec = { name: 'webhook filter', fields: webhookFilterFields };
+
+export const webhookSort: SortSpec = {
+  fields: {
+    created_at: 'webhooks.created_at',
+    updated_at: 'webhooks.updated_at',
+    name: 'webhooks.name',
+    uuid: 'webhooks.uuid',
+  },
+  tiebreaker: 'webhooks.uuid',
+};
+
+export async function selectWebhooks(db: Executor, teamId: number, filter: unknown, page: PageRequest) {
+  const where = compileFilter(webhookFilter, filter);
+  let base = db.selectFrom('webhooks').where('webhooks.team_id', '=', teamId);
+  if (where) base = base.where(where);
+  const [rows, count] = await Promise.all([
+    base
+      .select(WEBHOOK_COLUMNS)
+      .orderBy(orderByClause(page, webhookSort))
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: count.total };
+}
+
+export async function selectWebhook(db: Executor, teamId: number, uuid: string) {
+  return db
+    .selectFrom('webhooks')
+    .select(WEBHOOK_COLUMNS)
+    .where('team_id', '=', teamId)
+    .where('uuid', '=', uuid)
+    .executeTakeFirst();
+}
+
+export async function selectWebhookSecret(db: Executor, teamId: number, uuid: string) {
+  const row = await db
+    .selectFrom('webhooks')
+    .select('secret')
+    .where('team_id', '=', teamId)
+    .where('uuid', '=', uuid)
+    .executeTakeFirst();
+  return row?.secret;
+}
+
+export type NewWebhook = {
+  team_id: number;
+  uuid: string;
+  user_id: number;
+  name: string;
+  event: string;
+  request_method: RequestMethod;
+  target_url: string;
+  filters: string | null;
+  status: WebhookStatus;
+  secret: string;
+};
+
+export async function insertWebhook(db: Executor, webhook: NewWebhook) {
+  return db.insertInto('webhooks').values(webhook).returning(WEBHOOK_COLUMNS).executeTakeFirstOrThrow();
+}
+
+export type WebhookChanges = Partial<{
+  name: string;
+  event: string;
+  request_method: RequestMethod;
+  target_url: string;
+  filters: string | null;
+  status: WebhookStatus;
+}>;
+
+export async function updateWebhook(db: Executor, teamId: number, uuid: string, changes: WebhookChanges) {
+  // Switching an off webhook back on starts a fresh failure window and clears why it was switched off
+  // (sending status "on" to a webhook that is on changes nothing).
+  const reenable =
+    changes.status === 'on'
+      ? {
+          disabled_reason: sql<
+            string | null
+          >`case when webhooks.status = 'off' then null else webhooks.disabled_reason end`,
+          failing_since: sql<Date | null>`case when webhooks.status = 'off' then null else webhooks.failing_since end`,
+        }
+      : {};
+  return db
+    .updateTable('webhooks')
+    .set({ ...changes, ...reenable, updated_at: new Date() })
+    .where('team_id', '=', teamId)
+    .where('uuid', '=', uuid)
+    .returning(WEBHOOK_COLUMNS)
+    .executeTakeFirst();
+}
+
+export async function deleteWebhook(db: Executor, teamId: number, uuid: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('webhooks')
+    .where('team_id', '=', teamId)
+    .where('uuid', '=', uuid)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

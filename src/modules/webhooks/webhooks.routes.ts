@@ -1,0 +1,183 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { authOf } from '../../http/auth.js';
+import { NoContent, UuidParams } from '../../http/schemas.js';
+import { deliveryFilterFields } from './deliveries.repository.js';
+import { webhookFilterFields } from './webhooks.repository.js';
+import {
+  CreatedWebhook,
+  CreateWebhookBody,
+  DeliveriesQuery,
+  Delivery,
+  DeliveryPage,
+  DeliveryParams,
+  EventCatalog,
+  TestWebhookBody,
+  TestWebhookResult,
+  UpdateWebhookBody,
+  Webhook,
+  WebhookPage,
+  WebhooksQuery,
+} from './webhooks.schemas.js';
+import type { WebhooksService } from './webhooks.service.js';
+
+// The payload union (one schema per event) documents the body; compiling it into a serializer takes
+// seconds for no gain, since the payload is plain JSON built by this module.
+const plainJson = () => (data: unknown) => JSON.stringify(data);
+
+const SIGNING =
+  'Deliveries are signed per Standard Webhooks (headers webhook-id = event_uuid, webhook-timestamp, ' +
+  'webhook-signature); verify them with any Standard Webhooks library and the secret returned on create.';
+
+export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksService }> = async (
+  app,
+  { webhooks },
+) => {
+  const tags = ['Webhooks'];
+
+  app.get(
+    '/integrations/api/webhooks',
+    {
+      config: { filterFields: Object.keys(webhookFilterFields) },
+      schema: {
+        tags,
+        operationId: 'listWebhooks',
+        summary: 'List webhooks',
+        querystring: WebhooksQuery,
+        response: { 200: WebhookPage },
+      },
+    },
+    async (request) => webhooks.listWebhooks(authOf(request).teamId, request.query),
+  );
+
+  app.post(
+    '/integrations/api/webhooks',
+    {
+      schema: {
+        tags,
+        operationId: 'createWebhook',
+        summary: 'Create a webhook',
+        description: `One webhook receives one event. The response carries the signing secret, once. ${SIGNING}`,
+        body: CreateWebhookBody,
+        response: { 201: CreatedWebhook },
+      },
+    },
+    async (request, reply) => {
+      const { teamId, userId } = authOf(request);
+      return reply.code(201).send(await webhooks.createWebhook(teamId, userId, request.body));
+    },
+  );
+
+  app.get(
+    '/integrations/api/webhooks/events',
+    {
+      serializerCompiler: plainJson,
+      schema: {
+        tags,
+        operationId: 'listWebhookEvents',
+        summary: 'The event catalog, with an example payload of each event',
+        response: { 200: EventCatalog },
+      },
+    },
+    async (request) => webhooks.eventCatalog(authOf(request).teamId),
+  );
+
+  app.post(
+    '/integrations/api/webhooks/test',
+    {
+      serializerCompiler: plainJson,
+      schema: {
+        tags,
+        operationId: 'testWebhook',
+        summary: 'Send a sample event to a target and return its response',
+        description:
+          'The body is a full webhook config; nothing is stored. With lead_uuid the sample is built from ' +
+          `that contact. With uuid (a saved webhook) its secret signs the request. ${SIGNING}`,
+        body: TestWebhookBody,
+        response: { 200: TestWebhookResult },
+      },
+    },
+    async (request) => webhooks.testWebhook(authOf(request).teamId, request.body),
+  );
+
+  app.get(
+    '/integrations/api/webhooks/:uuid',
+    {
+      schema: {
+        tags,
+        operationId: 'getWebhook',
+        summary: 'Get a webhook',
+        params: UuidParams,
+        response: { 200: Webhook },
+      },
+    },
+    async (request) => webhooks.getWebhook(authOf(request).teamId, request.params.uuid),
+  );
+
+  app.put(
+    '/integrations/api/webhooks/:uuid',
+    {
+      schema: {
+        tags,
+        operationId: 'updateWebhook',
+        summary: 'Update a webhook (only the fields sent)',
+        description: 'Setting status to "on" also clears disabled_reason and starts a new failure window.',
+        params: UuidParams,
+        body: UpdateWebhookBody,
+        response: { 200: Webhook },
+      },
+    },
+    async (request) => webhooks.updateWebhook(authOf(request).teamId, request.params.uuid, request.body),
+  );
+
+  app.delete(
+    '/integrations/api/webhooks/:uuid',
+    {
+      schema: {
+        tags,
+        operationId: 'deleteWebhook',
+        summary: 'Delete a webhook and its delivery log',
+        params: UuidParams,
+        response: { 204: NoContent },
+      },
+    },
+    async (request, reply) => {
+      await webhooks.deleteWebhook(authOf(request).teamId, request.params.uuid);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/integrations/api/webhooks/:uuid/deliveries',
+    {
+      config: { filterFields: Object.keys(deliveryFilterFields) },
+      schema: {
+        tags,
+        operationId: 'listWebhookDeliveries',
+        summary: 'The delivery log of a webhook',
+        description: 'One item per event sent to the webhook, with the outcome of its latest attempt.',
+        params: UuidParams,
+        querystring: DeliveriesQuery,
+        response: { 200: DeliveryPage },
+      },
+    },
+    async (request) => webhooks.listDeliveries(authOf(request).teamId, request.params.uuid, request.query),
+  );
+
+  app.post(
+    '/integrations/api/webhooks/:uuid/deliveries/:deliveryUuid/retry',
+    {
+      schema: {
+        tags,
+        operationId: 'retryWebhookDelivery',
+        summary: 'Redeliver now',
+        description:
+          'Makes one more attempt right away, whatever the delivery\u2019s state, and returns the delivery ' +
+          'with its outcome. A failure schedules the remaining retries. 409 when the webhook is off.',
+        params: DeliveryParams,
+        response: { 200: Delivery },
+      },
+    },
+    async (request) =>
+      webhooks.retryDelivery(authOf(request).teamId, request.params.uuid, request.params.deliveryUuid),
+  );
+};

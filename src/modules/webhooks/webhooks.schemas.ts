@@ -1,0 +1,137 @@
+import { Type } from 'typebox';
+import { DateTime, Envelope, ListQuery, Nullable, Uuid } from '../../http/schemas.js';
+import { EVENT_NAMES } from '../events/events.catalog.js';
+import { EventPayload } from '../events/events.schemas.js';
+import { DELIVERY_STATUSES, deliveryFilterFields } from './deliveries.repository.js';
+import { webhookFilterFields } from './webhooks.repository.js';
+
+const catalog = EVENT_NAMES.join(', ');
+
+const EventField = Type.Enum(EVENT_NAMES, { description: `The one event this webhook receives: ${catalog}` });
+const MethodField = Type.Enum(['POST', 'GET', 'PUT', 'PATCH', 'DELETE'], {
+  description: 'HTTP method of deliveries (default POST); the signed JSON body is sent with every method',
+});
+const StatusField = Type.Enum(['on', 'off'], {
+  description: 'on: deliveries are sent; off: nothing is sent',
+});
+const TargetUrlField = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  description: 'http(s) URL deliveries go to; private, loopback and link-local addresses are refused',
+});
+const FiltersField = Nullable(
+  Type.Record(Type.String(), Type.Unknown(), {
+    description:
+      'Contacts that trigger the webhook: contact filter keys (list_uuid, tags, pipeline_stage_uuid, ' +
+      'custom_fields, q... as in POST /leads/api/leads/search), and/or the flow-membership form ' +
+      '{"jsonLogic": {"data": {"flows": [{"flow_uuid": "..."}]}, "logic": {...}}}. Empty or null: every contact.',
+  }),
+);
+
+const webhookFields = {
+  uuid: Uuid(),
+  team_id: Type.Integer({ description: 'Team the webhook belongs to' }),
+  user_id: Nullable(Type.Integer({ description: 'User who created it' })),
+  name: Type.String({ description: 'Name shown in lists' }),
+  event: Type.String({ description: `The event it receives: ${catalog}` }),
+  request_method: MethodField,
+  target_url: Type.String({ description: 'Where deliveries go' }),
+  filters: FiltersField,
+  status: StatusField,
+  disabled_reason: Nullable(
+    Type.String({ description: 'Why the service switched the webhook off (null when it did not)' }),
+  ),
+  last_error: Nullable(Type.String({ description: 'The most recent delivery error' })),
+  last_error_at: Nullable(DateTime('When that error happened')),
+  last_success_at: Nullable(DateTime('When a delivery last succeeded')),
+  created_at: DateTime(),
+  updated_at: DateTime(),
+};
+
+export const Webhook = Type.Object(webhookFields);
+export const WebhookPage = Envelope(Webhook);
+export const WebhooksQuery = ListQuery(Object.keys(webhookFilterFields));
+
+export const CreatedWebhook = Type.Object({
+  ...webhookFields,
+  secret: Type.String({
+    description:
+      'Signing secret (Standard Webhooks, whsec_ + base64). Shown only in this response: store it to ' +
+      'verify the webhook-signature header of deliveries',
+  }),
+  data: Type.Object(webhookFields, {
+    description: 'The same webhook again, for clients that read the created record from `data`',
+  }),
+});
+
+export const CreateWebhookBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 255 }),
+  event: EventField,
+  target_url: TargetUrlField,
+  request_method: Type.Optional(MethodField),
+  filters: Type.Optional(FiltersField),
+  status: Type.Optional(StatusField),
+});
+
+export const UpdateWebhookBody = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  event: Type.Optional(EventField),
+  target_url: Type.Optional(TargetUrlField),
+  request_method: Type.Optional(MethodField),
+  filters: Type.Optional(FiltersField),
+  status: Type.Optional(StatusField),
+});
+
+export const TestWebhookBody = Type.Object({
+  uuid: Type.Optional(Uuid('A saved webhook: its secret signs the test (otherwise a one-off secret does)')),
+  name: Type.Optional(Type.String({ maxLength: 255 })),
+  event: EventField,
+  target_url: TargetUrlField,
+  request_method: Type.Optional(MethodField),
+  filters: Type.Optional(FiltersField),
+  status: Type.Optional(StatusField),
+  lead_uuid: Type.Optional(Uuid('Build the sample from this contact (and its company)')),
+});
+
+export const TestWebhookResult = Type.Object({
+  status_code: Nullable(Type.Integer({ description: 'HTTP status of the target (null: no response)' })),
+  headers: Type.Record(Type.String(), Type.String(), { description: 'Response headers' }),
+  body: Type.String({ description: 'Response body, cut at 64 KB' }),
+  body_truncated: Type.Boolean({ description: 'The body was longer than 64 KB' }),
+  duration_ms: Type.Integer({ description: 'Time from sending to the end of the response' }),
+  error: Nullable(Type.String({ description: 'Why no 2xx came back (timeout, connection error, status)' })),
+  payload: EventPayload,
+});
+
+export const Delivery = Type.Object({
+  uuid: Uuid('Delivery: one event to one webhook, over all its attempts'),
+  webhook_uuid: Uuid(),
+  event_uuid: Uuid('The event (also the webhook-id header receivers deduplicate on)'),
+  event_name: Type.String({ description: 'The event name' }),
+  status: Type.Enum(DELIVERY_STATUSES, {
+    description:
+      'pending: first attempt queued; retrying: an attempt failed, next_retry_at is set; succeeded: a 2xx ' +
+      'came back; failed: the retry schedule ran out; canceled: the webhook was switched off',
+  }),
+  attempt: Type.Integer({ description: 'Attempts made so far' }),
+  status_code: Nullable(Type.Integer({ description: 'HTTP status of the last attempt' })),
+  duration_ms: Nullable(Type.Integer({ description: 'Duration of the last attempt' })),
+  error: Nullable(Type.String({ description: 'Error of the last attempt' })),
+  created_at: DateTime('When the event was matched to the webhook'),
+  last_attempt_at: Nullable(DateTime('When the last attempt was made')),
+  next_retry_at: Nullable(DateTime('When the next attempt is due (null: none scheduled)')),
+});
+export const DeliveryPage = Envelope(Delivery);
+export const DeliveriesQuery = ListQuery(Object.keys(deliveryFilterFields));
+export const DeliveryParams = Type.Object({ uuid: Uuid(), deliveryUuid: Uuid() });
+
+export const EventCatalog = Type.Object({
+  data: Type.Array(
+    Type.Object({
+      name: Type.String({ description: 'Event name, the value of a webhook\u2019s `event`' }),
+      description: Type.String({ description: 'When it is sent' }),
+      about_contact: Type.Boolean({ description: 'Carries a contact, so contact filters apply' }),
+      example: EventPayload,
+    }),
+  ),
+});
