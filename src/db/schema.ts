@@ -8,12 +8,14 @@ import type {
 import type { BulkOperationsTable } from '../modules/bulk-operations/bulk-operations.tables.js';
 import type { CompaniesTable } from '../modules/companies/companies.tables.js';
 import type { CustomFieldsTable } from '../modules/custom-fields/custom-fields.tables.js';
+import type { EventsTable } from '../modules/events/events.tables.js';
 import type { IdentityTables } from '../modules/identity/identity.tables.js';
 import type { LeadsTable, LeadTombstonesTable } from '../modules/leads/leads.tables.js';
 import type { ListsTable } from '../modules/lists/lists.tables.js';
 import type { NotesTable } from '../modules/notes/notes.tables.js';
 import type { PipelineStagesTable } from '../modules/pipeline-stages/pipeline-stages.tables.js';
 import type { TagsTable } from '../modules/tags/tags.tables.js';
+import type { WebhookDeliveriesTable, WebhooksTable } from '../modules/webhooks/webhooks.tables.js';
 
 export interface DB extends IdentityTables, JobsTables {
   lists: ListsTable;
@@ -27,4 +29,7 @@ export interface DB extends IdentityTables, JobsTables {
   leads_blacklist: LeadsBlacklistTable;
   companies_blacklist: CompaniesBlacklistTable;
   bulk_operations: BulkOperationsTable;
+  events: EventsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }

@@ -4,9 +4,15 @@ import type { Migration } from 'kysely';
 import * as identity from './0001_identity.js';
 import * as workerHeartbeats from './0002_worker_heartbeats.js';
 import * as crm from './0100_crm.js';
+import * as companies from './0120_companies.js';
+import * as crmSettings from './0130_crm_settings.js';
+import * as eventsWebhooks from './0300_events_webhooks.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_identity': identity,
   '0002_worker_heartbeats': workerHeartbeats,
   '0100_crm': crm,
+  '0120_companies': companies,
+  '0130_crm_settings': crmSettings,
+  '0300_events_webhooks': eventsWebhooks,
 };
