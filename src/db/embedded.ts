@@ -47,6 +47,8 @@ function releaseLibraryExitHooks(): void {
     exitHook.unhookEvent(event);
   }
 }
+// The library registers them when it is first imported (above), so remove them right away.
+releaseLibraryExitHooks();
 
 function isAlive(pid: number): boolean {
   try {
@@ -179,7 +181,6 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       onLog: (message) => log(String(message).trim()),
       onError: (message) => log(String(message).trim()),
     });
-    releaseLibraryExitHooks();
     await initialiser.initialise();
   }
 

@@ -107,12 +107,14 @@ describe('leadflow CLI on the embedded database', () => {
     const line = JSON.parse(created.stdout.trim()) as { user_id: number; team_id: number; api_key: string };
     expect(line).toMatchObject({ user_id: expect.any(Number), team_id: expect.any(Number) });
     createdKey = line.api_key;
-    const teams = (await (await api('/id/api/teams', createdKey)).json()) as { data: { id: number; name: string }[] };
+    const teams = (await (await api('/id/api/teams', createdKey)).json()) as {
+      data: { id: number; name: string }[];
+    };
     expect(teams.data[0]).toMatchObject({ id: line.team_id, name: 'Second' });
     expect(await postmasterRunning()).toBe(true);
 
     server.child.kill('SIGINT');
-    expect(await server.exited).toBe(0);
+    expect(await server.exited, server.output()).toBe(0);
     expect(await postmasterRunning()).toBe(false);
   }, 120_000);
 
@@ -126,10 +128,12 @@ describe('leadflow CLI on the embedded database', () => {
     const server = await startServe();
     expect(server.output()).not.toContain('owner user and team were created');
     expect((await api('/id/api/users/current', createdKey)).status).toBe(200);
-    const team = (await (await api('/id/api/teams/1', bootstrapKey)).json()) as { credits: { advanced_enrichment: number } };
+    const team = (await (await api('/id/api/teams/1', bootstrapKey)).json()) as {
+      credits: { advanced_enrichment: number };
+    };
     expect(team.credits.advanced_enrichment).toBe(50);
     server.child.kill('SIGTERM');
-    expect(await server.exited).toBe(0);
+    expect(await server.exited, server.output()).toBe(0);
   }, 120_000);
 
   it('reports usage errors with exit code 2', async () => {
