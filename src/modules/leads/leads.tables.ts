@@ -69,3 +69,10 @@ export interface LeadTombstonesTable {
   uuid: string;
   deleted_at: Date;
 }
+
+/** Signed changes of a team's contact count, summed for exact totals (migration 0110). */
+export interface LeadCountDeltasTable {
+  team_id: number;
+  id: Generated<number>;
+  delta: number;
+}

@@ -1,0 +1,27 @@
+// A stored contact row → the wire record: custom field values keyed by field name instead of uuid,
+// convenience LinkedIn URLs, and no internal columns (search_text).
+import type { Selectable } from 'kysely';
+import type { Static } from 'typebox';
+import { linkedInProfileUrl, salesNavigatorUrl } from '../../lib/linkedin.js';
+import { customFieldsByName } from '../custom-fields/custom-field-values.js';
+import type { CustomFieldDefinition } from '../custom-fields/custom-fields.repository.js';
+import type { Lead } from './leads.schemas.js';
+import type { LeadsTable } from './leads.tables.js';
+
+export type LeadRow = Omit<Selectable<LeadsTable>, 'search_text'> & { search_text?: string };
+
+export type PresentedLead = Static<typeof Lead>;
+
+/** The row's text statuses and jsonb arrays are typed loosely in the table; the wire types name their values. */
+export function presentLead(
+  row: LeadRow,
+  definitions: Pick<CustomFieldDefinition, 'uuid' | 'name'>[],
+): PresentedLead {
+  const { search_text: _searchText, custom_fields, ...rest } = row;
+  return {
+    ...rest,
+    linkedin_url: linkedInProfileUrl(row.linkedin),
+    sales_navigator_url: salesNavigatorUrl(row.sn_id),
+    custom_fields: customFieldsByName(definitions, custom_fields),
+  } as PresentedLead;
+}

@@ -1,0 +1,208 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/database.js';
+import { leadBlacklistedSql } from '../blacklists/blacklist-match.js';
+import { COLUMN_SQL_TYPES, WRITABLE_COLUMNS } from './lead-fields.js';
+import type { LeadColumns, MatchKeys } from './leads.input.js';
+import type { LeadRow } from './leads.present.js';
+
+export type InsertLead = {
+  ord: number;
+  uuid: string;
+  columns: LeadColumns;
+  tags: string[];
+  customFields: Record<string, unknown>;
+  /** Links the contact to the team's company with this domain. */
+  domain?: string;
+};
+
+const recordsetColumns = sql.raw(
+  [
+    'ord integer',
+    'uuid uuid',
+    ...WRITABLE_COLUMNS.map((column) => `${column} ${COLUMN_SQL_TYPES[column]}`),
+    'tags uuid[]',
+    'custom_fields jsonb',
+    'company_domain text',
+  ].join(', '),
+);
+const copiedColumns = WRITABLE_COLUMNS.filter((column) => column !== 'linkedin_status');
+
+/**
+ * Inserts many contacts in one statement (rows travel as one jsonb parameter). Contacts that collide
+ * with an existing contact - or with an earlier row of the same batch - on a deduplication index are
+ * skipped (`on conflict do nothing`); the caller finds out which by the uuids returned. The blacklist
+ * flag and the company found by domain are computed inline, so no row is written twice.
+ */
+export async function insertLeads(
+  trx: Executor,
+  target: { teamId: number; userId: number | null; listUuid: string; stageUuid: string },
+  leads: InsertLead[],
+): Promise<LeadRow[]> {
+  if (leads.length === 0) return [];
+  const payload = JSON.stringify(
+    leads.map((lead) => ({
+      ...lead.columns,
+      ord: lead.ord,
+      uuid: lead.uuid,
+      tags: lead.tags,
+      custom_fields: lead.customFields,
+      company_domain: lead.domain ?? null,
+    })),
+  );
+  const columns = sql.raw(copiedColumns.join(', '));
+  const selected = sql.raw(copiedColumns.map((column) => `i.${column}`).join(', '));
+  const result = await sql<LeadRow>`
+    with i as (
+      select ${target.teamId}::bigint as team_id, r.*
+      from jsonb_to_recordset(${payload}::jsonb) as r(${recordsetColumns})
+    )
+    insert into leads (
+      team_id, uuid, user_id, list_uuid, pipeline_stage_uuid, company_uuid, ${columns},
+      linkedin_status, tags, custom_fields, is_blacklisted
+    )
+    select
+      i.team_id, i.uuid, ${target.userId}::bigint, ${target.listUuid}::uuid, ${target.stageUuid}::uuid,
+      (select c.uuid from companies c where c.team_id = i.team_id and c.domain = i.company_domain
+        order by c.created_at limit 1),
+      ${selected},
+      coalesce(i.linkedin_status, 'need_enrichment'), coalesce(i.tags, '{}'), coalesce(i.custom_fields, '{}'),
+      ${leadBlacklistedSql('i')}
+    from i order by i.ord
+    on conflict do nothing
+    returning *
+  `.execute(trx);
+  return result.rows;
+}
+
+/** Identifiers that `a` and `b` both set to different values (then they are different people). */
+const noConflictingIdentifier = sql.raw(
+  ['ln_member_id', 'ln_id', 'sn_id', 'linkedin', 'work_email', 'personal_email']
+    .map((key) => `(k.${key} is null or l.${key} is null or l.${key} = k.${key})`)
+    .join(' and '),
+);
+
+/**
+ * Finds, for each set of keys, the team's contact it deduplicates to: the spec's seven keys in order
+ * (ln_member_id, ln_id, sn_id, linkedin nickname, work_email, personal_email, name + company_name),
+ * first match wins. Name + company only matches a contact that no identifier contradicts. Each key is
+ * one probe of its unique index. Returns ord → contact.
+ */
+export async function matchLeads(
+  db: Executor,
+  teamId: number,
+  keys: Array<MatchKeys & { ord: number }>,
+): Promise<Map<number, LeadRow>> {
+  if (keys.length === 0) return new Map();
+  const result = await sql<LeadRow & { match_ord: number }>`
+    select k.ord as match_ord, m.*
+    from jsonb_to_recordset(${JSON.stringify(keys)}::jsonb) as k(
+      ord integer, ln_member_id bigint, ln_id text, sn_id text, linkedin text, work_email text,
+      personal_email text, name text, company_name text
+    )
+    cross join lateral (
+      select l.* from (
+        select 1 as key_rank, l.uuid from leads l where l.team_id = ${teamId} and l.ln_member_id = k.ln_member_id
+        union all
+        select 2, l.uuid from leads l where l.team_id = ${teamId} and l.ln_id = k.ln_id
+        union all
+        select 3, l.uuid from leads l where l.team_id = ${teamId} and l.sn_id = k.sn_id
+        union all
+        select 4, l.uuid from leads l where l.team_id = ${teamId} and l.linkedin = k.linkedin
+        union all
+        select 5, l.uuid from leads l where l.team_id = ${teamId} and l.work_email = k.work_email
+        union all
+        select 6, l.uuid from leads l where l.team_id = ${teamId} and l.personal_email = k.personal_email
+        union all
+        (select 7, l.uuid from leads l
+          where l.team_id = ${teamId} and lower(l.name) = lower(k.name)
+            and lower(l.company_name) = lower(k.company_name) and ${noConflictingIdentifier}
+          order by l.created_at, l.uuid limit 1)
+      ) x
+      join leads l on l.team_id = ${teamId} and l.uuid = x.uuid
+      order by x.key_rank
+      limit 1
+    ) m
+  `.execute(db);
+  return new Map(result.rows.map(({ match_ord, ...row }) => [match_ord, row as LeadRow]));
+}
+
+export async function selectLead(db: Executor, teamId: number, uuid: string): Promise<LeadRow | undefined> {
+  return db
+    .selectFrom('leads')
+    .selectAll()
+    .where('team_id', '=', teamId)
+    .where('uuid', '=', uuid)
+    .executeTakeFirst();
+}
+
+export async function lockLead(db: Executor, teamId: number, uuid: string): Promise<LeadRow | undefined> {
+  return db
+    .selectFrom('leads')
+    .selectAll()
+    .where('team_id', '=', teamId)
+    .where('uuid', '=', uuid)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** Writes `changes` (column → value; jsonb values are serialised here) to one contact and returns it. */
+export async function updateLeadColumns(
+  db: Executor,
+  teamId: number,
+  uuid: string,
+  changes: Record<string, unknown>,
+): Promise<LeadRow> {
+  const assignments = Object.entries(changes).map(([column, value]) => {
+    const type = (COLUMN_SQL_TYPES as Record<string, string>)[column] ?? EXTRA_TYPES[column];
+    if (!type) throw new Error(`Unknown contact column ${column}`);
+    const json = type === 'jsonb' && value !== null ? JSON.stringify(value) : value;
+    return sql`${sql.ref(column)} = ${json}::${sql.raw(type)}`;
+  });
+  const result = await sql<LeadRow>`
+    update leads set ${sql.join([...assignments, sql`updated_at = now()`])}
+    where team_id = ${teamId} and uuid = ${uuid}
+    returning *
+  `.execute(db);
+  return result.rows[0]!;
+}
+
+const EXTRA_TYPES: Record<string, string> = {
+  list_uuid: 'uuid',
+  pipeline_stage_uuid: 'uuid',
+  company_uuid: 'uuid',
+  tags: 'uuid[]',
+  custom_fields: 'jsonb',
+};
+
+/** The team's company with this domain (the oldest, should several share it). */
+export async function selectCompanyByDomain(db: Executor, teamId: number, domain: string) {
+  return db
+    .selectFrom('companies')
+    .select('uuid')
+    .where('team_id', '=', teamId)
+    .where('domain', '=', domain)
+    .orderBy('created_at')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export async function listExists(db: Executor, teamId: number, uuid: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('lists')
+    .select('uuid')
+    .where('team_id', '=', teamId)
+    .where('uuid', '=', uuid)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function leadStageExists(db: Executor, teamId: number, uuid: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('pipeline_stages')
+    .select('uuid')
+    .where('team_id', '=', teamId)
+    .where('uuid', '=', uuid)
+    .where('object', '=', 'lead')
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,66 @@
+// PUT /leads/api/leads/{uuid}: standard fields only. Null clears a field; identifiers are re-checked
+// against the other contacts by the unique deduplication indexes (409 on a collision).
+import type { Database } from '../../db/database.js';
+import { invalidField, notFound } from '../../lib/errors.js';
+import { diffColumns, sameValue, withDedupConflicts, writeLeadChanges } from './leads.changes.js';
+import { normalizeLeadInput } from './leads.input.js';
+import type { LeadRow } from './leads.present.js';
+import { requireLeadStage, requireList, resolveTagInputs } from './leads.references.js';
+import { lockLead } from './leads.repository.js';
+
+function fullName(first: unknown, last: unknown): string | null {
+  return [first, last].filter((part) => typeof part === 'string' && part !== '').join(' ') || null;
+}
+
+export async function updateLead(
+  db: Database,
+  teamId: number,
+  uuid: string,
+  body: Record<string, unknown>,
+): Promise<LeadRow> {
+  const { custom_fields, list_uuid: rawList, pipeline_stage_uuid: rawStage, ...fields } = body;
+  const list_uuid = typeof rawList === 'string' ? rawList.toLowerCase() : undefined;
+  const pipeline_stage_uuid = typeof rawStage === 'string' ? rawStage.toLowerCase() : undefined;
+  if (custom_fields !== undefined) {
+    throw invalidField(
+      'custom_fields',
+      'Custom field values are not part of the contact update. Set them with POST /leads/api/custom-field-values ' +
+        '(or the contact_change_custom_field mass action).',
+    );
+  }
+  const lead = normalizeLeadInput(fields, '', { defaultName: false });
+  let existing: LeadRow | undefined;
+  return withDedupConflicts(
+    db,
+    teamId,
+    () => ({ ...(existing ?? {}), ...lead.columns }),
+    () =>
+      db.transaction().execute(async (trx) => {
+        existing = await lockLead(trx, teamId, uuid);
+        if (!existing) throw notFound('Contact');
+        if (list_uuid) await requireList(trx, teamId, list_uuid);
+        if (pipeline_stage_uuid) await requireLeadStage(trx, teamId, pipeline_stage_uuid);
+        const columns = { ...lead.columns };
+        // A name that was derived from first + last name follows them; one set explicitly stays.
+        if (!('name' in columns) && ('first_name' in columns || 'last_name' in columns)) {
+          const derived = fullName(existing.first_name, existing.last_name);
+          if (existing.name === null || existing.name === derived) {
+            columns.name = fullName(
+              'first_name' in columns ? columns.first_name : existing.first_name,
+              'last_name' in columns ? columns.last_name : existing.last_name,
+            );
+          }
+        }
+        const changes = diffColumns(existing, columns, { skipNull: false });
+        if (list_uuid && list_uuid !== existing.list_uuid) changes.list_uuid = list_uuid;
+        if (pipeline_stage_uuid && pipeline_stage_uuid !== existing.pipeline_stage_uuid) {
+          changes.pipeline_stage_uuid = pipeline_stage_uuid;
+        }
+        if (lead.tags) {
+          const [tags] = await resolveTagInputs(trx, teamId, [{ path: 'tags', values: lead.tags }]);
+          if (!sameValue([...tags!].sort(), [...existing.tags].sort())) changes.tags = tags;
+        }
+        return (await writeLeadChanges(trx, teamId, existing, changes, lead.domain)) ?? existing;
+      }),
+  );
+}
