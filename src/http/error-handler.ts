@@ -37,6 +37,10 @@ function fromDatabase(error: PgError): AppError | undefined {
       return new AppError('validation_error', `A value has the wrong format: ${error.message}`);
     case '22001':
       return new AppError('validation_error', 'A value is too long.');
+    case '22021':
+    case '22P05':
+      // NUL characters and invalid code points cannot be stored in text.
+      return new AppError('validation_error', 'A text value contains a NUL character or invalid Unicode.');
     case '57014':
       return new AppError('service_unavailable', 'The query took too long; narrow it with a filter.');
     default:

@@ -92,7 +92,11 @@ describe('operations', () => {
 
 describe('request bodies', () => {
   it('treats an empty body sent as application/json as no body', async () => {
-    const created = await ctx.request(alice, { method: 'POST', url: '/leads/api/lists', payload: { name: 'Empty body' } });
+    const created = await ctx.request(alice, {
+      method: 'POST',
+      url: '/leads/api/lists',
+      payload: { name: 'Empty body' },
+    });
     const res = await ctx.request(alice, {
       method: 'DELETE',
       url: `/leads/api/lists/${created.json().uuid}`,
@@ -110,5 +114,18 @@ describe('request bodies', () => {
       payload: '{"name":"x","__proto__":{"admin":true}}',
     });
     expect(res.statusCode).toBe(400);
+  });
+});
+
+describe('text the database cannot store', () => {
+  it('answers 422 for a NUL character instead of a 500', async () => {
+    const res = await ctx.request(alice, {
+      method: 'POST',
+      url: '/leads/api/lists',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"name":"bad\\u0000name"}',
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error.reason).toBe('validation_error');
   });
 });
