@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authOf } from '../../http/auth.js';
-import { stripNulCharacters } from './leads.sanitize.js';
 import { LeadPage, SearchLeadsBody } from './leads.schemas.js';
 import type { LeadsService } from './leads.service.js';
 import {
@@ -15,8 +14,6 @@ import {
 const tags = ['Contacts'];
 
 export const leadsBulkRoutes: FastifyPluginAsyncTypebox<{ leads: LeadsService }> = async (app, { leads }) => {
-  stripNulCharacters(app);
-
   app.post(
     '/leads/api/leads/search',
     {

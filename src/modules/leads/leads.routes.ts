@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { authOf } from '../../http/auth.js';
 import { NoContent, UuidParams } from '../../http/schemas.js';
-import { stripNulCharacters } from './leads.sanitize.js';
 import {
   CreatedLead,
   CreateLeadsBody,
@@ -18,8 +17,6 @@ import type { LeadsService } from './leads.service.js';
 const tags = ['Contacts'];
 
 export const leadsRoutes: FastifyPluginAsyncTypebox<{ leads: LeadsService }> = async (app, { leads }) => {
-  stripNulCharacters(app);
-
   app.post(
     '/leads/api/leads',
     {

@@ -117,11 +117,11 @@ describe('PUT /leads/api/leads/{uuid}', () => {
     expect(back.json()).toMatchObject({ is_blacklisted: false, company_uuid: good.uuid });
   });
 
-  it('strips NUL characters instead of failing', async () => {
-    const [lead] = await createLeads(ctx, alice, list.uuid, [{ first_name: 'Nul\u0000l' }]);
-    expect(lead!.first_name).toBe('Null');
+  it('refuses NUL characters with a 422 instead of failing or changing the text', async () => {
+    const [lead] = await createLeads(ctx, alice, list.uuid, [{ first_name: 'Plain' }]);
     const res = await put(alice, lead!.uuid, { about: 'a\u0000b' });
-    expect(res.json().about).toBe('ab');
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error.reason).toBe('validation_error');
   });
 
   it('is 404 for an unknown contact', async () => {
