@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { Nullable, Uuid } from '../../http/schemas.js';
 import { BulkOperation } from '../bulk-operations/bulk-operations.schemas.js';
+import { FileExport } from '../files/exports.schemas.js';
 import { LEAD_FILTER_KEYS } from './leads.filter.js';
 import { LATER_MASS_ACTION_TYPES, MASS_ACTION_TYPES } from './leads.mass-actions.js';
 
@@ -88,7 +89,8 @@ export const LeadMetrics = Type.Object({
 export const MassActionBody = Type.Object({
   type: Type.String({
     description:
-      `Action: ${MASS_ACTION_TYPES.join(', ')}. ${LATER_MASS_ACTION_TYPES.join(', ')} answer 422 until ` +
+      `Action: ${MASS_ACTION_TYPES.join(', ')}, contact_export_csv (queues a CSV export of the selection and ` +
+      `answers it as "export"). ${LATER_MASS_ACTION_TYPES.join(', ')} answer 422 until ` +
       'their features (automations, exports, inbox) are released.',
   }),
   payload: Type.Optional(
@@ -113,4 +115,10 @@ export const MassActionResult = Type.Object({
     }),
   ),
   operation: Nullable(BulkOperation),
+  export: Type.Optional(
+    Nullable({
+      ...FileExport,
+      description: 'contact_export_csv: the queued export; poll GET /leads/api/file-exports/{uuid}',
+    }),
+  ),
 });

@@ -30,7 +30,6 @@ export const MASS_ACTION_TYPES = [
 export const LATER_MASS_ACTION_TYPES = [
   'contact_add_to_flow',
   'contact_cancel_from_flows',
-  'contact_export_csv',
   'contact_mark_read',
 ] as const;
 

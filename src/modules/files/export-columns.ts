@@ -1,0 +1,163 @@
+// The columns of a CSV export and the SQL that reads them. Every value leaves PostgreSQL as text (dates
+// in ISO 8601, tags and lists as names joined by ", "), so the export job only quotes and writes.
+// Header names are the import targets where one exists, so an export re-imports with a plain mapping.
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import { invalidField } from '../../lib/errors.js';
+import type { CustomFieldDefinition } from '../custom-fields/custom-fields.repository.js';
+import type { ExportType } from './files.tables.js';
+
+export type ExportColumn = { header: string; expression: RawBuilder<unknown> };
+
+const iso = (column: string) =>
+  sql`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const plain = (alias: string) => (column: string) => ({
+  header: column,
+  expression: sql.ref(`${alias}.${column}`),
+});
+const asText = (alias: string) => (column: string) => ({
+  header: column,
+  expression: sql`${sql.ref(`${alias}.${column}`)}::text`,
+});
+/** Names of a uuid array column from the jsonb name map `n.<map>` (uuid → name), in array order. */
+const namesOf = (column: string, map: string) =>
+  sql`case when cardinality(${sql.ref(column)}) = 0 then null else (
+    select string_agg(n.${sql.raw(map)} ->> u.id::text, ', ' order by u.n)
+    from unnest(${sql.ref(column)}) with ordinality u(id, n) where n.${sql.raw(map)} ? u.id::text
+  ) end`;
+const joined = (column: string) => sql`array_to_string(${sql.ref(column)}, ', ')`;
+
+const l = plain('l');
+const lt = asText('l');
+
+const LEAD_COLUMNS: ExportColumn[] = [
+  lt('uuid'),
+  ...['first_name', 'last_name', 'name', 'company_name', 'position', 'headline', 'about'].map(l),
+  ...['work_email', 'personal_email', 'work_phone_number', 'personal_phone_number', 'linkedin'].map(l),
+  {
+    header: 'linkedin_url',
+    expression: sql`case when l.linkedin is null then null
+      when l.linkedin ~ '^[A-Za-z0-9_-]+$' then 'https://www.linkedin.com/in/' || l.linkedin
+      else 'https://www.linkedin.com/in/' || leadflow_url_encode(l.linkedin) end`,
+  },
+  l('ln_id'),
+  l('sn_id'),
+  { header: 'sales_navigator_url', expression: sql`'https://www.linkedin.com/sales/lead/' || l.sn_id` },
+  lt('ln_member_id'),
+  ...['facebook', 'twitter', 'avatar_url', 'raw_address', 'company_ln_id'].map(l),
+  lt('company_uuid'),
+  lt('connections_number'),
+  lt('followers_number'),
+  l('primary_language'),
+  { header: 'skills', expression: joined('l.skills') },
+  { header: 'supported_languages', expression: joined('l.supported_languages') },
+  ...['status', 'linkedin_status', 'email_status'].map(l),
+  lt('list_uuid'),
+  { header: 'list_name', expression: sql`ls.name` },
+  lt('pipeline_stage_uuid'),
+  { header: 'pipeline_stage_name', expression: sql`ps.name` },
+  { header: 'tags', expression: namesOf('l.tags', 'tags') },
+  { header: 'created_at', expression: iso('l.created_at') },
+  { header: 'updated_at', expression: iso('l.updated_at') },
+];
+
+const c = plain('c');
+const ct = asText('c');
+
+const COMPANY_COLUMNS: ExportColumn[] = [
+  ct('uuid'),
+  ...['name', 'domain', 'website', 'linkedin'].map(c),
+  {
+    header: 'linkedin_url',
+    expression: sql`case when c.linkedin is not null then 'https://www.linkedin.com/company/' || leadflow_url_encode(c.linkedin)
+      when c.ln_id is not null then 'https://www.linkedin.com/company/' || c.ln_id end`,
+  },
+  ct('ln_id'),
+  ...['industry', 'employees_range'].map(c),
+  ...['employees_on_linkedin', 'followers', 'year_established'].map(ct),
+  ...['phone', 'hq_raw_address', 'about', 'tagline', 'facebook', 'twitter', 'logo_url', 'network_type'].map(
+    c,
+  ),
+  ct('deal_size'),
+  { header: 'hashtags', expression: joined('c.hashtags') },
+  { header: 'specialities', expression: joined('c.specialities') },
+  ...['status', 'linkedin_status'].map(c),
+  ct('pipeline_stage_uuid'),
+  { header: 'pipeline_stage_name', expression: sql`ps.name` },
+  { header: 'lists', expression: namesOf('c.lists', 'lists') },
+  { header: 'tags', expression: namesOf('c.tags', 'tags') },
+  { header: 'created_at', expression: iso('c.created_at') },
+  { header: 'updated_at', expression: iso('c.updated_at') },
+];
+
+export function standardColumns(type: ExportType): ExportColumn[] {
+  return type === 'contact_export_csv' ? LEAD_COLUMNS : COMPANY_COLUMNS;
+}
+
+/**
+ * The columns of an export: the standard ones, then one per custom field named by the field (a name
+ * that is also a standard column gets " (custom field)"), narrowed to `fields` when given.
+ */
+export function exportColumns(
+  type: ExportType,
+  definitions: Pick<CustomFieldDefinition, 'uuid' | 'name'>[],
+  fields: string[] | null,
+): ExportColumn[] {
+  const standard = standardColumns(type);
+  const alias = type === 'contact_export_csv' ? 'l' : 'c';
+  const taken = new Set(standard.map((column) => column.header.toLowerCase()));
+  const custom = definitions.map((definition) => ({
+    header: taken.has(definition.name.toLowerCase()) ? `${definition.name} (custom field)` : definition.name,
+    expression: sql`${sql.ref(`${alias}.custom_fields`)} ->> ${definition.uuid}`,
+  }));
+  const all = [...standard, ...custom];
+  if (!fields) return all;
+  const byHeader = new Map(all.map((column) => [column.header.toLowerCase(), column]));
+  return fields.map((field, index) => {
+    const column = byHeader.get(field.trim().toLowerCase());
+    if (!column) {
+      throw invalidField(
+        `fields.${index}`,
+        `fields.${index}: "${field}" is not an export column. Columns: ${all.map((col) => col.header).join(', ')}.`,
+      );
+    }
+    return column;
+  });
+}
+
+/**
+ * The SELECT an export streams: one JSON array of the columns' text values per record of the team
+ * matching `where`. One field per row instead of one per column costs the client a single JSON.parse
+ * instead of dozens of field conversions, which is most of the export's time.
+ */
+export function exportQuery(
+  type: ExportType,
+  teamId: number,
+  columns: ExportColumn[],
+  where: RawBuilder<SqlBool> | undefined,
+) {
+  // An array constructor, unlike json_build_array, takes any number of columns (custom fields add up to 100).
+  const selected = sql`to_json(array[${sql.join(columns.map((column) => column.expression))}]::text[]) as r`;
+  const names = sql`(
+    select
+      (select coalesce(jsonb_object_agg(t.uuid::text, t.name), '{}'::jsonb) from tags t where t.team_id = ${teamId}) as tags,
+      (select coalesce(jsonb_object_agg(s.uuid::text, s.name), '{}'::jsonb) from lists s where s.team_id = ${teamId}) as lists
+  ) n`;
+  const filter = where ?? sql<SqlBool>`true`;
+  if (type === 'contact_export_csv') {
+    return sql`
+      select ${selected}
+      from leads l
+      cross join ${names}
+      left join lists ls on ls.team_id = l.team_id and ls.uuid = l.list_uuid
+      left join pipeline_stages ps on ps.team_id = l.team_id and ps.uuid = l.pipeline_stage_uuid
+      where l.team_id = ${teamId} and ${filter}
+      order by l.uuid`;
+  }
+  return sql`
+    select ${selected}
+    from companies c
+    cross join ${names}
+    left join pipeline_stages ps on ps.team_id = c.team_id and ps.uuid = c.pipeline_stage_uuid
+    where c.team_id = ${teamId} and ${filter}
+    order by c.uuid`;
+}

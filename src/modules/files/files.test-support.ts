@@ -1,0 +1,144 @@
+// Helpers for the files tests: multipart bodies for inject(), fixture files, and polling an import or
+// export until its job is done.
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'vitest';
+import { type TestContext, type TestUser, waitFor } from '../../../test/harness.js';
+
+export const FIXTURES = path.resolve(import.meta.dirname, '../../../test/fixtures/csv');
+
+export function fixture(name: string): Buffer {
+  return readFileSync(path.join(FIXTURES, name));
+}
+
+export function tempFilesDir(): Promise<string> {
+  return mkdtemp(path.join(os.tmpdir(), 'leadflow-files-'));
+}
+
+export type Part = { name: string; content: Buffer | string; filename?: string; contentType?: string };
+
+/** A multipart/form-data body and its content-type header. */
+export function multipart(parts: Part[]) {
+  const boundary = `----leadflow${randomBytes(8).toString('hex')}`;
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    const disposition = part.filename
+      ? `form-data; name="${part.name}"; filename="${part.filename}"`
+      : `form-data; name="${part.name}"`;
+    const type = part.filename ? `\r\nContent-Type: ${part.contentType ?? 'text/csv'}` : '';
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}${type}\r\n\r\n`));
+    chunks.push(Buffer.isBuffer(part.content) ? part.content : Buffer.from(part.content));
+    chunks.push(Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return {
+    payload: Buffer.concat(chunks),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+export function upload(
+  ctx: TestContext,
+  user: TestUser,
+  content: Buffer | string,
+  filename = 'contacts.csv',
+  extra: Part[] = [],
+) {
+  const body = multipart([{ name: 'file', filename, content }, ...extra]);
+  return ctx.request(user, {
+    method: 'POST',
+    url: '/leads/api/file-imports/upload-csv',
+    payload: body.payload,
+    headers: body.headers,
+  });
+}
+
+export async function uploadOk(
+  ctx: TestContext,
+  user: TestUser,
+  content: Buffer | string,
+  filename?: string,
+) {
+  const res = await upload(ctx, user, content, filename);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}
+
+export async function startImport(
+  ctx: TestContext,
+  user: TestUser,
+  uuid: string,
+  body: Record<string, unknown>,
+  kind: 'leads' | 'companies' = 'leads',
+) {
+  return ctx.request(user, {
+    method: 'POST',
+    url: `/leads/api/file-imports/${uuid}/import-${kind}`,
+    payload: body,
+  });
+}
+
+/** Polls the import until it is done or failed. */
+export async function finishedImport(ctx: TestContext, user: TestUser, uuid: string, timeoutMs = 60_000) {
+  return waitFor(
+    async () => {
+      const res = await ctx.request(user, { method: 'GET', url: `/leads/api/file-imports/${uuid}` });
+      const record = res.json();
+      return record.status === 'done' || record.status === 'failed' ? record : undefined;
+    },
+    timeoutMs,
+    100,
+  );
+}
+
+/** Uploads, starts the import and waits for it; workers must be running. */
+export async function importFile(
+  ctx: TestContext,
+  user: TestUser,
+  content: Buffer | string,
+  body: Record<string, unknown>,
+  kind: 'leads' | 'companies' = 'leads',
+) {
+  const uploaded = await uploadOk(ctx, user, content, kind === 'leads' ? 'contacts.csv' : 'companies.csv');
+  const started = await startImport(ctx, user, uploaded.uuid, body, kind);
+  expect(started.statusCode, started.body).toBe(200);
+  return finishedImport(ctx, user, uploaded.uuid);
+}
+
+export async function finishedExport(ctx: TestContext, user: TestUser, uuid: string, timeoutMs = 60_000) {
+  return waitFor(
+    async () => {
+      const res = await ctx.request(user, { method: 'GET', url: `/leads/api/file-exports/${uuid}` });
+      const record = res.json();
+      return record.status === 'done' || record.status === 'failed' ? record : undefined;
+    },
+    timeoutMs,
+    100,
+  );
+}
+
+/** Every counter of a finished import adds up to its rows. */
+type Counters = Record<
+  | 'total_rows'
+  | 'processed_rows'
+  | 'created_count'
+  | 'updated_count'
+  | 'duplicate_count'
+  | 'blacklisted_count'
+  | 'error_count',
+  number
+>;
+
+export function expectAccounted(record: Counters) {
+  expect(record.processed_rows).toBe(record.total_rows);
+  expect(
+    record.created_count +
+      record.updated_count +
+      record.duplicate_count +
+      record.blacklisted_count +
+      record.error_count,
+  ).toBe(record.total_rows);
+}
