@@ -15,14 +15,16 @@ import { createMetricsRegistry, registerOperations } from './http/operations.js'
 import { parseQueryString, registerQueryHandling } from './http/query.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { validatorCompiler } from './http/validation.js';
-import { companiesRoutes } from './modules/companies/companies.routes.js';
-import { identityRoutes } from './modules/identity/identity.routes.js';
-import { listsRoutes } from './modules/lists/lists.routes.js';
-import { leadsBulkRoutes } from './modules/leads/leads-bulk.routes.js';
-import { leadsRoutes } from './modules/leads/leads.routes.js';
-import { bulkOperationsRoutes } from './modules/bulk-operations/bulk-operations.routes.js';
 import { blacklistsRoutes } from './modules/blacklists/blacklists.routes.js';
+import { bulkOperationsRoutes } from './modules/bulk-operations/bulk-operations.routes.js';
+import { companiesRoutes } from './modules/companies/companies.routes.js';
 import { customFieldsRoutes } from './modules/custom-fields/custom-fields.routes.js';
+import { fileExportsRoutes } from './modules/files/exports.routes.js';
+import { fileImportsRoutes } from './modules/files/imports.routes.js';
+import { identityRoutes } from './modules/identity/identity.routes.js';
+import { leadsRoutes } from './modules/leads/leads.routes.js';
+import { leadsBulkRoutes } from './modules/leads/leads-bulk.routes.js';
+import { listsRoutes } from './modules/lists/lists.routes.js';
 import { notesRoutes } from './modules/notes/notes.routes.js';
 import { pipelineStagesRoutes } from './modules/pipeline-stages/pipeline-stages.routes.js';
 import { tagsRoutes } from './modules/tags/tags.routes.js';
@@ -89,5 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(blacklistsRoutes, { blacklists: services.blacklists });
   await app.register(companiesRoutes, { companies: services.companies });
   await app.register(webhooksRoutes, { webhooks: services.webhooks });
+  await app.register(fileImportsRoutes, { files: services.files });
+  await app.register(fileExportsRoutes, { files: services.files });
   return app;
 }

@@ -4,16 +4,24 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { JobHandler } from './jobs/queue.js';
 import type { Clock } from './lib/clock.js';
+import { createBlacklistsService } from './modules/blacklists/blacklists.service.js';
+import { runBulkOperationHandler } from './modules/bulk-operations/bulk-operations.jobs.js';
+import { createBulkOperationsService } from './modules/bulk-operations/bulk-operations.service.js';
 import { createCompaniesService } from './modules/companies/companies.service.js';
+import { customFieldJobHandlers } from './modules/custom-fields/custom-fields.jobs.js';
+import { createCustomFieldsService } from './modules/custom-fields/custom-fields.service.js';
+import { createFilesService } from './modules/files/files.service.js';
 import { createIdentityService } from './modules/identity/identity.service.js';
 import { purgeDeletedLeadsHandler } from './modules/leads/lead-deletion.js';
+import { leadMassActionRunner } from './modules/leads/leads.mass-actions.js';
+import { createLeadsService } from './modules/leads/leads.service.js';
 import { createListsService } from './modules/lists/lists.service.js';
-import { seedDefaultPipelineStages } from './modules/pipeline-stages/pipeline-stages.defaults.js';
-import { createBlacklistsService } from './modules/blacklists/blacklists.service.js';
-import { createCustomFieldsService } from './modules/custom-fields/custom-fields.service.js';
 import { createNotesService, purgeNotesOfDeletedLeads } from './modules/notes/notes.service.js';
+import { seedDefaultPipelineStages } from './modules/pipeline-stages/pipeline-stages.defaults.js';
 import { createPipelineStagesService } from './modules/pipeline-stages/pipeline-stages.service.js';
+import { tagJobHandlers } from './modules/tags/tags.jobs.js';
 import { createTagsService } from './modules/tags/tags.service.js';
+import { createWebhooksService } from './modules/webhooks/webhooks.service.js';
 
 export type ServiceDeps = { db: Database; config: Config; clock: Clock };
 
@@ -30,11 +38,38 @@ export function createServices(deps: ServiceDeps) {
   const customFields = createCustomFieldsService({ db: deps.db });
   const notes = createNotesService({ db: deps.db });
   const blacklists = createBlacklistsService({ db: deps.db });
-  return { identity, lists, companies, tags, pipelineStages, customFields, notes, blacklists };
+  const leads = createLeadsService({ db: deps.db, config: deps.config });
+  const bulkOperations = createBulkOperationsService({ db: deps.db });
+  const webhooks = createWebhooksService(deps);
+  const files = createFilesService({ db: deps.db, config: deps.config });
+  return {
+    identity,
+    lists,
+    companies,
+    tags,
+    pipelineStages,
+    customFields,
+    notes,
+    blacklists,
+    leads,
+    bulkOperations,
+    webhooks,
+    files,
+  };
 }
 
 export type Services = ReturnType<typeof createServices>;
 
-export function createJobCatalog(_services: Services, deps: ServiceDeps): JobHandler[] {
-  return [purgeDeletedLeadsHandler({ db: deps.db, steps: [purgeNotesOfDeletedLeads] })];
+export function createJobCatalog(services: Services, deps: ServiceDeps): JobHandler[] {
+  return [
+    ...services.webhooks.jobs,
+    ...services.files.jobs,
+    purgeDeletedLeadsHandler({ db: deps.db, steps: [purgeNotesOfDeletedLeads] }),
+    ...tagJobHandlers({ db: deps.db }),
+    ...customFieldJobHandlers({ db: deps.db }),
+    runBulkOperationHandler({
+      db: deps.db,
+      runners: [leadMassActionRunner({ db: deps.db, config: deps.config })],
+    }),
+  ];
 }

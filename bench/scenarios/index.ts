@@ -1,5 +1,17 @@
 // Every benchmark scenario; `npm run bench -- <name...>` runs a subset.
 import type { Scenario } from '../lib.js';
 import { authScenario } from './auth.js';
+import { companiesScenario } from './companies.js';
+import { crmScenario } from './crm.js';
+import { crmSettingsScenario } from './crm-settings.js';
+import { filesScenario } from './files.js';
+import { webhooksScenario } from './webhooks.js';
 
-export const scenarios: Scenario[] = [authScenario];
+export const scenarios: Scenario[] = [
+  authScenario,
+  crmScenario,
+  crmSettingsScenario,
+  webhooksScenario,
+  companiesScenario,
+  filesScenario,
+];

@@ -9,8 +9,9 @@ import type { BulkOperationsTable } from '../modules/bulk-operations/bulk-operat
 import type { CompaniesTable } from '../modules/companies/companies.tables.js';
 import type { CustomFieldsTable } from '../modules/custom-fields/custom-fields.tables.js';
 import type { EventsTable } from '../modules/events/events.tables.js';
+import type { FileExportsTable, FileImportsTable } from '../modules/files/files.tables.js';
 import type { IdentityTables } from '../modules/identity/identity.tables.js';
-import type { LeadsTable, LeadTombstonesTable } from '../modules/leads/leads.tables.js';
+import type { LeadCountDeltasTable, LeadsTable, LeadTombstonesTable } from '../modules/leads/leads.tables.js';
 import type { ListsTable } from '../modules/lists/lists.tables.js';
 import type { NotesTable } from '../modules/notes/notes.tables.js';
 import type { PipelineStagesTable } from '../modules/pipeline-stages/pipeline-stages.tables.js';
@@ -25,6 +26,7 @@ export interface DB extends IdentityTables, JobsTables {
   companies: CompaniesTable;
   leads: LeadsTable;
   lead_tombstones: LeadTombstonesTable;
+  lead_count_deltas: LeadCountDeltasTable;
   notes: NotesTable;
   leads_blacklist: LeadsBlacklistTable;
   companies_blacklist: CompaniesBlacklistTable;
@@ -32,4 +34,6 @@ export interface DB extends IdentityTables, JobsTables {
   events: EventsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  file_imports: FileImportsTable;
+  file_exports: FileExportsTable;
 }

@@ -2,7 +2,8 @@
 // a worker process dies: graphile-worker would leave that process's jobs locked for four hours, so
 // every live process heartbeats its workers and releases the jobs of workers that stopped doing so.
 import { randomUUID } from 'node:crypto';
-import { type Runner, run, type Task, type TaskList } from 'graphile-worker';
+import { EventEmitter } from 'node:events';
+import { type Runner, run, type Task, type TaskList, type WorkerEvents } from 'graphile-worker';
 import { sql } from 'kysely';
 import type pg from 'pg';
 import type { Logger } from 'pino';
@@ -54,9 +55,16 @@ function toTaskList(jobs: JobHandler[], log: Logger): TaskList {
 
 export async function startWorker(options: WorkerOptions): Promise<WorkerHandle> {
   const processId = randomUUID();
+  // The ids this process locks jobs under. graphile-worker 0.17 locks with the worker *pool's* id;
+  // worker ids are recorded too so the heartbeat stays right if that ever changes.
   const workerIds = new Set<string>();
   const { db, log } = options;
 
+  // Our own emitter, passed in, so the pool and worker creation events (emitted while run() starts)
+  // are not missed.
+  const events = new EventEmitter() as WorkerEvents;
+  events.on('pool:create', ({ workerPool }) => workerIds.add(workerPool.id));
+  events.on('worker:create', ({ worker }) => workerIds.add(worker.workerId));
   const runner: Runner = await run({
     pgPool: options.pool,
     taskList: toTaskList(options.jobs, log),
@@ -64,10 +72,7 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHandle>
     pollInterval: options.pollIntervalMs,
     noHandleSignals: true,
     logger: silentWorkerLogger,
-  });
-  runner.events.on('worker:create', ({ worker }) => {
-    workerIds.add(worker.workerId);
-    void beat();
+    events,
   });
   runner.events.on('job:error', ({ job, error }) =>
     log.warn(

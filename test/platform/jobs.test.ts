@@ -6,6 +6,12 @@ import { createTestContext, type TestContext, waitFor } from '../harness.js';
 const flakyJob = jobType('test.flaky', Type.Object({ key: Type.String(), failTimes: Type.Integer() }));
 const attempts = new Map<string, number>();
 const done = new Set<string>();
+const slowJob = jobType('test.slow', Type.Object({ key: Type.String(), ms: Type.Integer() }));
+const slowHandler = handleJob(slowJob, async ({ key, ms }) => {
+  attempts.set(key, (attempts.get(key) ?? 0) + 1);
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  done.add(key);
+});
 const flakyHandler = handleJob(flakyJob, async ({ key, failTimes }) => {
   const attempt = (attempts.get(key) ?? 0) + 1;
   attempts.set(key, attempt);
@@ -77,6 +83,17 @@ describe('background jobs', () => {
       .execute();
     const worker = await ctx.startWorkers({ extraJobs: [flakyHandler] });
     await waitFor(async () => done.has('orphan'));
+    await worker.stop();
+  });
+
+  it('never releases a live process\u2019s long-running job (it runs once)', async () => {
+    // Runs well past the heartbeat timeout (1 s) while the process keeps heartbeating.
+    const worker = await ctx.startWorkers({ extraJobs: [slowHandler, flakyHandler] });
+    await enqueueJob(ctx.db, slowJob, { key: 'long', ms: 3000 });
+    await waitFor(async () => done.has('long'), 10_000);
+    expect(attempts.get('long')).toBe(1);
+    const live = await ctx.db.selectFrom('worker_heartbeats').select('worker_id').execute();
+    expect(live.length).toBeGreaterThan(0);
     await worker.stop();
   });
 

@@ -4,15 +4,19 @@ import type { Migration } from 'kysely';
 import * as identity from './0001_identity.js';
 import * as workerHeartbeats from './0002_worker_heartbeats.js';
 import * as crm from './0100_crm.js';
+import * as leadCounts from './0110_lead_counts.js';
 import * as companies from './0120_companies.js';
 import * as crmSettings from './0130_crm_settings.js';
+import * as files from './0200_files.js';
 import * as eventsWebhooks from './0300_events_webhooks.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_identity': identity,
   '0002_worker_heartbeats': workerHeartbeats,
   '0100_crm': crm,
+  '0110_lead_counts': leadCounts,
   '0120_companies': companies,
   '0130_crm_settings': crmSettings,
+  '0200_files': files,
   '0300_events_webhooks': eventsWebhooks,
 };

@@ -118,7 +118,12 @@ export async function selectListLeadCounts(db: Executor, teamId: number, uuids: 
  * Companies carry a set of list uuids: when a list goes away its uuid leaves every company's set
  * (replaced by `replacement` when the list's members move elsewhere). Served by the GIN index on lists.
  */
-export async function replaceListInCompanies(db: Executor, teamId: number, listUuid: string, replacement?: string) {
+export async function replaceListInCompanies(
+  db: Executor,
+  teamId: number,
+  listUuid: string,
+  replacement?: string,
+) {
   await sql`
     update companies set
       lists = array(select distinct unnest(array_remove(lists, ${listUuid}::uuid) || ${replacement ? sql`array[${replacement}::uuid]` : sql`'{}'::uuid[]`})),

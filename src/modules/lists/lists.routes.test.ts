@@ -184,7 +184,9 @@ describe('deleting a list that holds contacts', () => {
       payload: { move_to_list_uuid: next.uuid },
     });
     expect(moved.statusCode).toBe(204);
-    expect((await ctx.request(alice, { method: 'DELETE', url: `/leads/api/lists/${gone.uuid}` })).statusCode).toBe(204);
+    expect(
+      (await ctx.request(alice, { method: 'DELETE', url: `/leads/api/lists/${gone.uuid}` })).statusCode,
+    ).toBe(204);
     const after = await ctx.request(alice, { method: 'GET', url: `/leads/api/companies/${company.uuid}` });
     expect(after.json().lists).toEqual([next.uuid]);
   });
