@@ -129,10 +129,10 @@ describe('filter forms in the GET bracket query', () => {
       'four',
     ]);
     expect(await names('filter[created_at][<=]=2026-01-01')).toEqual(['one']);
-    expect(await names('filter[tags]=' + TAG_B)).toEqual(['two', 'four']);
+    expect(await names(`filter[tags]=${TAG_B}`)).toEqual(['two', 'four']);
     expect(await names(`filter[tags][]=${TAG_A}`)).toEqual(['one', 'two']);
     expect(await names('filter[tags]=is_null')).toEqual(['three']);
-    expect(await names('filter[owner]=' + TAG_A)).toEqual(['one']);
+    expect(await names(`filter[owner]=${TAG_A}`)).toEqual(['one']);
   });
 
   it('accepts the filter as a JSON string too', async () => {
