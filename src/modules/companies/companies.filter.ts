@@ -20,6 +20,7 @@ import {
   type CustomFieldDefinition,
   selectCustomFieldDefinitions,
 } from '../custom-fields/custom-fields.repository.js';
+import { tagFilterFields } from '../tags/tags.filter.js';
 import { COMPANY_LINKEDIN_STATUSES, COMPANY_STATUSES } from './companies.fields.js';
 
 const lower = (value: string) => value.trim().toLowerCase();
@@ -55,21 +56,6 @@ function compileDealSize(value: unknown, path: string): RawBuilder<SqlBool> {
     typeof value === 'number' ||
     (typeof value === 'string' && value !== 'is_null' && value !== 'is_not_null');
   return compileValue(field, sql.ref('c.deal_size'), isScalar ? { '>=': value } : value, path);
-}
-
-/** `tags_all`: the company has every one of the given tag uuids. */
-function compileTagsAll(value: unknown, path: string): RawBuilder<SqlBool> {
-  const values = Array.isArray(value) ? value : [value];
-  const uuids = values.map((item, index) => {
-    if (!isUuid(item)) {
-      throw filterError(
-        `${path}.${index}`,
-        `${path} takes a list of tag UUIDs (the company has all of them)`,
-      );
-    }
-    return item.toLowerCase();
-  });
-  return sql<SqlBool>`c.tags @> ${uuids}::uuid[]`;
 }
 
 const stage: FilterField = {
@@ -114,17 +100,7 @@ export function companyFilterFields(definitions: CustomFieldDefinition[]): Filte
       column: 'c.lists',
       description: 'List UUIDs: companies in any of them; "is_null" companies in no list',
     },
-    tags: {
-      type: 'uuid',
-      array: true,
-      column: 'c.tags',
-      description: 'Tag UUIDs: companies with any of them; "is_null" companies without tags',
-    },
-    tags_all: {
-      type: 'uuid',
-      description: 'Tag UUIDs the company has all of',
-      compile: (value, { path }) => compileTagsAll(value, path),
-    },
+    ...tagFilterFields('c.tags', 'company'),
     pipeline_stage_uuid: stage,
     lead_status_uuid: { ...stage, description: 'Alias of pipeline_stage_uuid' },
     data_source_uuid: { type: 'uuid', column: 'c.data_source_uuid' },

@@ -50,6 +50,25 @@ const unionUuids = (left: unknown, right: unknown) =>
  * Runs the statement for `rows`; returns input row uuid → resulting company uuid. A row missing from
  * the result lost a race (a concurrent transaction created or deleted its match); run it again.
  */
+/**
+ * The company deduplication rule as a lateral subquery over an input row aliased `i` (columns ln_id,
+ * linkedin, domain, name_key): LinkedIn id, then slug, then domain, then a name that no identifier both
+ * sides have contradicts; the best match (uuid, is_blacklisted) or no row.
+ */
+export function bestCompanyMatch(teamId: number) {
+  return sql`
+    select c.uuid, c.is_blacklisted from companies c
+    where c.team_id = ${teamId}
+      and (c.ln_id = i.ln_id or c.linkedin = i.linkedin or c.domain = i.domain
+        or (lower(c.name) = i.name_key
+          and (c.ln_id is null or i.ln_id is null or c.ln_id = i.ln_id)
+          and (c.linkedin is null or i.linkedin is null or c.linkedin = i.linkedin)
+          and (c.domain is null or i.domain is null or c.domain = i.domain)))
+    order by case when c.ln_id = i.ln_id then 0 when c.linkedin = i.linkedin then 1
+                  when c.domain = i.domain then 2 else 3 end, c.created_at, c.uuid
+    limit 1`;
+}
+
 export async function upsertCompanies(
   trx: Executor,
   context: UpsertContext,
@@ -79,18 +98,7 @@ export async function upsertCompanies(
     ), matched as (
       select i.uuid as input_uuid, m.uuid as company_uuid
       from input i
-      left join lateral (
-        select c.uuid from companies c
-        where c.team_id = ${teamId}
-          and (c.ln_id = i.ln_id or c.linkedin = i.linkedin or c.domain = i.domain
-            or (lower(c.name) = i.name_key
-              and (c.ln_id is null or i.ln_id is null or c.ln_id = i.ln_id)
-              and (c.linkedin is null or i.linkedin is null or c.linkedin = i.linkedin)
-              and (c.domain is null or i.domain is null or c.domain = i.domain)))
-        order by case when c.ln_id = i.ln_id then 0 when c.linkedin = i.linkedin then 1
-                      when c.domain = i.domain then 2 else 3 end, c.created_at, c.uuid
-        limit 1
-      ) m on true
+      left join lateral (${bestCompanyMatch(teamId)}) m on true
     ), sources as (
       -- Several rows may match one stored company; the last of the request wins.
       select distinct on (m.company_uuid) m.company_uuid, i.*

@@ -15,7 +15,7 @@ import {
   type NormalizedCompany,
   normalizeCompanyInput,
 } from '../companies/companies.input.js';
-import { type UpsertRow, upsertCompanies } from '../companies/companies.upsert.js';
+import { bestCompanyMatch, type UpsertRow, upsertCompanies } from '../companies/companies.upsert.js';
 import { linkLeadsToCompanies } from '../companies/company-links.js';
 import { upsertTagsByName } from '../tags/tags.repository.js';
 import type { MappedColumn } from './import-mapping.js';
@@ -74,10 +74,7 @@ async function blacklistedRows(trx: Executor, teamId: number, rows: PreparedComp
   return new Set(result.rows.map((r) => r.ord));
 }
 
-/**
- * The stored company each merged company matches, with the match order of upsertCompanies
- * (companies.upsert.ts): ln_id, LinkedIn slug, domain, then a name no identifier contradicts.
- */
+/** The stored company each merged company matches, by the one company dedup rule (bestCompanyMatch). */
 async function matchCompanies(trx: Executor, teamId: number, companies: NormalizedCompany[]) {
   const payload = JSON.stringify(
     companies.map((company, ord) => ({
@@ -91,18 +88,7 @@ async function matchCompanies(trx: Executor, teamId: number, companies: Normaliz
   const result = await sql<{ ord: number; uuid: string; is_blacklisted: boolean }>`
     select i.ord, m.uuid, m.is_blacklisted
     from jsonb_to_recordset(${payload}::jsonb) as i(ord integer, ln_id bigint, linkedin text, domain text, name_key text)
-    join lateral (
-      select c.uuid, c.is_blacklisted from companies c
-      where c.team_id = ${teamId}
-        and (c.ln_id = i.ln_id or c.linkedin = i.linkedin or c.domain = i.domain
-          or (lower(c.name) = i.name_key
-            and (c.ln_id is null or i.ln_id is null or c.ln_id = i.ln_id)
-            and (c.linkedin is null or i.linkedin is null or c.linkedin = i.linkedin)
-            and (c.domain is null or i.domain is null or c.domain = i.domain)))
-      order by case when c.ln_id = i.ln_id then 0 when c.linkedin = i.linkedin then 1
-                    when c.domain = i.domain then 2 else 3 end, c.created_at, c.uuid
-      limit 1
-    ) m on true
+    join lateral (${bestCompanyMatch(teamId)}) m on true
   `.execute(trx);
   return new Map(result.rows.map((row) => [row.ord, row]));
 }

@@ -19,6 +19,7 @@ import {
   type CustomFieldDefinition,
   selectCustomFieldDefinitions,
 } from '../custom-fields/custom-fields.repository.js';
+import { tagFilterFields } from '../tags/tags.filter.js';
 import { EMAIL_STATUSES, LEAD_STATUSES, LINKEDIN_STATUSES } from './lead-fields.js';
 
 const lower = (value: string) => value.trim().toLowerCase();
@@ -54,21 +55,6 @@ function compileEmail(value: unknown, path: string): RawBuilder<SqlBool> {
     return lower(item);
   });
   return sql<SqlBool>`(l.work_email = any(${emails}::text[]) or l.personal_email = any(${emails}::text[]))`;
-}
-
-/** `tags_all`: the contact has every one of the given tag uuids. */
-function compileTagsAll(value: unknown, path: string): RawBuilder<SqlBool> {
-  const values = Array.isArray(value) ? value : [value];
-  const uuids = values.map((item, index) => {
-    if (!isUuid(item)) {
-      throw filterError(
-        `${path}.${index}`,
-        `${path} takes a list of tag UUIDs (the contact has all of them)`,
-      );
-    }
-    return item.toLowerCase();
-  });
-  return sql<SqlBool>`l.tags @> ${uuids}::uuid[]`;
 }
 
 /** The fields of the contact filter, with the team's custom field definitions. */
@@ -140,17 +126,7 @@ export function leadFilterFields(definitions: CustomFieldDefinition[]): FilterSp
     linkedin_status: { type: 'enum', values: LINKEDIN_STATUSES, column: 'l.linkedin_status' },
     email_status: { type: 'enum', values: EMAIL_STATUSES, column: 'l.email_status' },
     is_blacklisted: { type: 'boolean', column: 'l.is_blacklisted' },
-    tags: {
-      type: 'uuid',
-      array: true,
-      column: 'l.tags',
-      description: 'Tag UUIDs: a list matches contacts with any of them; "is_null" contacts without tags',
-    },
-    tags_all: {
-      type: 'uuid',
-      description: 'Tag UUIDs the contact has all of',
-      compile: (value, { path }) => compileTagsAll(value, path),
-    },
+    ...tagFilterFields('l.tags', 'contact'),
     custom_fields: customFieldsFilterField(definitions, 'l.custom_fields'),
     last_automation_approve_at: { type: 'datetime', column: 'l.last_automation_approve_at' },
     created_at: { type: 'datetime', column: 'l.created_at' },
