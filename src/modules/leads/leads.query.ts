@@ -54,6 +54,39 @@ export async function selectLeadPage(
   return result.rows;
 }
 
+/**
+ * The page and the exact total in one statement, for filters served by GIN indexes (tags, custom
+ * fields, free text): their matches must be read from the table either way (GIN has no index-only
+ * scans), so one bitmap pass that counts and keeps the top rows beats a page query and a separate
+ * count that would each read them. Returns undefined when the offset is past the end (no row to
+ * carry the total), so the caller counts instead.
+ */
+export async function selectLeadPageAndTotal(
+  db: Executor,
+  teamId: number,
+  where: RawBuilder<SqlBool>,
+  page: PageRequest,
+): Promise<{ rows: LeadRow[]; total: number } | undefined> {
+  const column = SORT_EXPRESSIONS[page.orderField] ?? SORT_EXPRESSIONS.created_at!;
+  const direction = sql.raw(page.orderType);
+  const result = await sql<LeadRow & { leadflow_total: number }>`
+    select l.*, p.total as leadflow_total from (
+      select l.uuid, ${column} as sort_key, count(*) over () as total from leads l
+      where ${teamScope(teamId, where)}
+      order by ${column} ${direction}, l.uuid ${direction}
+      limit ${page.limit} offset ${page.offset}
+    ) p
+    join leads l on l.team_id = ${teamId} and l.uuid = p.uuid
+    order by p.sort_key ${direction}, p.uuid ${direction}
+  `.execute(db);
+  const first = result.rows[0];
+  if (!first) return undefined;
+  return {
+    total: Number(first.leadflow_total),
+    rows: result.rows.map(({ leadflow_total: _total, ...row }) => row as LeadRow),
+  };
+}
+
 export async function countLeads(
   db: Executor,
   teamId: number,

@@ -134,6 +134,30 @@ describe('POST /leads/api/leads/search filter forms', () => {
     expect(await names({ tags: 'is_not_null' })).toEqual(['Ann Archer', 'Ben Baker']);
   });
 
+  it('pages tag and free-text searches with exact totals, also past the last page', async () => {
+    const page = await search(ctx, alice, {
+      filter: { tags: [tagA.uuid] },
+      limit: 1,
+      order_field: 'name',
+      order_type: 'asc',
+    });
+    expect(page.json()).toMatchObject({ total: 2, has_more: true, limit: 1 });
+    expect(page.json().data.map((l: { name: string }) => l.name)).toEqual(['Ann Archer']);
+    const second = await search(ctx, alice, {
+      filter: { tags: [tagA.uuid] },
+      limit: 1,
+      offset: 1,
+      order_field: 'name',
+      order_type: 'asc',
+    });
+    expect(second.json()).toMatchObject({ total: 2, has_more: false });
+    expect(second.json().data.map((l: { name: string }) => l.name)).toEqual(['Ben Baker']);
+    const beyond = await search(ctx, alice, { filter: { tags: [tagA.uuid] }, offset: 50 });
+    expect(beyond.json()).toMatchObject({ data: [], total: 2, has_more: false });
+    const text = await search(ctx, alice, { filter: { q: 'archer' } });
+    expect(text.json()).toMatchObject({ total: 1 });
+  });
+
   it('list, stage, company, blacklist flag and custom fields', async () => {
     const [, second] = await stagesOf(ctx, alice.teamId);
     const [first] = await stagesOf(ctx, alice.teamId);

@@ -15,7 +15,13 @@ import { leadFilterSpec } from './leads.filter.js';
 import { LINKEDIN_FORMS, type MatchKeys } from './leads.input.js';
 import { assertMassActionPayload, massActionWhere, prepareMassAction } from './leads.mass-actions.js';
 import { type LeadRow, presentLead } from './leads.present.js';
-import { countLeads, countLeadsForMetrics, leadSort, selectLeadPage } from './leads.query.js';
+import {
+  countLeads,
+  countLeadsForMetrics,
+  leadSort,
+  selectLeadPage,
+  selectLeadPageAndTotal,
+} from './leads.query.js';
 import { matchLeads, selectLead } from './leads.repository.js';
 import { compileSelection, isSelectionObject } from './leads.selection.js';
 import { updateLead } from './leads.update.js';
@@ -45,6 +51,13 @@ function parsePeriod(value: string, field: string): string {
     throw invalidField(field, `${field} must be an ISO 8601 date or date-time (got "${value}").`);
   }
   return /^\d{4}-\d{2}-\d{2}$/.test(value) && field === 'period_to' ? `${value}T23:59:59.999Z` : value;
+}
+
+/** Filter keys served by GIN indexes: counting their matches reads the rows anyway. */
+const GIN_FILTER_KEYS = ['tags', 'tags_all', 'custom_fields', 'q'];
+
+function usesGinIndexedKeys(filter: unknown): boolean {
+  return isSelectionObject(filter) && GIN_FILTER_KEYS.some((key) => key in filter);
 }
 
 export function createLeadsService(deps: { db: Database; config: Config }) {
@@ -135,6 +148,17 @@ export function createLeadsService(deps: { db: Database; config: Config }) {
       definitions.catch(() => undefined);
       const usesCustomFields = isSelectionObject(params.filter) && 'custom_fields' in params.filter;
       const where = compileFilter(leadFilterSpec(usesCustomFields ? await definitions : []), params.filter);
+      if (where && usesGinIndexedKeys(params.filter)) {
+        const combined = await selectLeadPageAndTotal(db, teamId, where, page);
+        if (combined) {
+          const fields = await definitions;
+          return envelope(
+            combined.rows.map((row) => presentLead(row, fields)),
+            combined.total,
+            page,
+          );
+        }
+      }
       const [rows, total, fields] = await Promise.all([
         selectLeadPage(db, teamId, where, page),
         where ? countLeads(db, teamId, where) : teamLeadTotal(db, teamId),
