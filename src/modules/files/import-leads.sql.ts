@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { leadBlacklistedSql } from '../blacklists/blacklist-match.js';
 import { COLUMN_SQL_TYPES, JSON_FIELDS, WRITABLE_COLUMNS } from '../leads/lead-fields.js';
-import type { LeadColumns, MatchKeys } from '../leads/leads.input.js';
+import { type LeadColumns, type MatchKeys, withNameParts } from '../leads/leads.input.js';
 
 export type StagedLead = {
   row: number;
@@ -101,12 +101,13 @@ export async function insertLeadRows(
 ): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
   // Only the columns the chunk sets: less JSON to send and parse.
-  const present = new Set(rows.flatMap((row) => Object.keys(row.columns)));
+  const rowColumns = rows.map((row) => withNameParts(row.columns));
+  const present = new Set(rowColumns.flatMap((columns) => Object.keys(columns)));
   const columns = INSERT_COLUMNS.filter((column) => present.has(column));
   const byDomain = target.companies && rows.some((row) => row.domain);
   const payload = JSON.stringify(
-    rows.map((row) => ({
-      ...row.columns,
+    rows.map((row, index) => ({
+      ...rowColumns[index],
       ord: row.row,
       uuid: row.uuid,
       tags: row.tags,

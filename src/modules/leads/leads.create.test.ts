@@ -71,7 +71,8 @@ describe('POST /leads/api/leads', () => {
     expect(jane).not.toHaveProperty('search_text');
     expect(max).toMatchObject({
       name: 'Max Power',
-      first_name: null,
+      first_name: 'Max',
+      last_name: 'Power',
       sn_id: 'ACwAAB6GuQ4Bxyz',
       sales_navigator_url: 'https://www.linkedin.com/sales/lead/ACwAAB6GuQ4Bxyz',
       linkedin_status: 'need_enrichment',
@@ -175,6 +176,28 @@ describe('POST /leads/api/leads', () => {
       payload: { leads: [] },
     });
     expect(missing.statusCode).toBe(422);
+  });
+
+  it('derives first and last name from a full name on new contacts only', async () => {
+    const [full, single, given] = await createLeads(ctx, alice, list.uuid, [
+      { name: 'Maria de la Cruz', work_email: 'maria@cruz.example' },
+      { name: 'Cher', work_email: 'cher@example.com' },
+      { name: 'Robert Smith', first_name: 'Bob', work_email: 'bob@smith.example' },
+    ]);
+    expect(full).toMatchObject({ first_name: 'Maria', last_name: 'de la Cruz' });
+    expect(single).toMatchObject({ first_name: 'Cher', last_name: null });
+    expect(given).toMatchObject({ first_name: 'Bob', last_name: null, name: 'Robert Smith' });
+    // An update of an existing contact by upsert never rewrites its name parts from `name`.
+    const upserted = await ctx.request(alice, {
+      method: 'POST',
+      url: '/leads/api/leads/upsert',
+      payload: { list_uuid: list.uuid, lead: { email: 'bob@smith.example', name: 'Bobby Smith' } },
+    });
+    expect(upserted.json()).toMatchObject({
+      upsert_status: 'updated',
+      name: 'Bobby Smith',
+      first_name: 'Bob',
+    });
   });
 
   it('accepts 1000 contacts in one call and refuses 1001', async () => {

@@ -177,6 +177,23 @@ export function normalizeLeadInput(
   return result;
 }
 
+/**
+ * Columns of a NEW contact: when only a full name is known (spreadsheets often hold nothing else), its
+ * first word becomes first_name and the rest last_name, so message templates can greet by first name.
+ * Existing contacts are never touched by this: it only applies to inserts.
+ */
+export function withNameParts(columns: LeadColumns): LeadColumns {
+  if (
+    typeof columns.name !== 'string' ||
+    columns.first_name !== undefined ||
+    columns.last_name !== undefined
+  ) {
+    return columns;
+  }
+  const [first, ...rest] = columns.name.trim().split(/\s+/);
+  return { ...columns, first_name: first || null, last_name: rest.length > 0 ? rest.join(' ') : null };
+}
+
 /** The dedup keys of a normalised contact, for matching. */
 export type MatchKeys = {
   ln_member_id: number | null;

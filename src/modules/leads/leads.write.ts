@@ -21,6 +21,7 @@ import {
   matchKeysOf,
   type NormalizedLead,
   normalizeLeadInput,
+  withNameParts,
 } from './leads.input.js';
 import type { LeadRow } from './leads.present.js';
 import { requireList, resolveTagInputs } from './leads.references.js';
@@ -50,7 +51,7 @@ async function prepareInserts(
   return leads.map((lead, index) => ({
     ord: index,
     uuid: newId(),
-    columns: lead.columns,
+    columns: withNameParts(lead.columns),
     tags: tags[index]!,
     customFields: withoutNulls(customFields[index]!),
     ...(lead.domain ? { domain: lead.domain } : {}),
