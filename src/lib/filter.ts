@@ -179,6 +179,20 @@ function compileComparison(
   return sql<SqlBool>`${column} ${sql.raw(sqlOp)} ${typed}`;
 }
 
+const lowerCase = (value: string) => value.trim().toLowerCase();
+
+/**
+ * A text field compared case-insensitively, on `lower(column)` (so `(team_id, lower(column))` indexes
+ * serve it): equality, lists, operators and null checks as for any field.
+ */
+export function caseInsensitiveField(column: string, description: string): FilterField {
+  const field: FilterField = { type: 'string', normalize: lowerCase, description };
+  return {
+    ...field,
+    compile: (value, { path }) => compileValue(field, sql`lower(${sql.ref(column)})`, value, path),
+  };
+}
+
 /** `column ILIKE %value%` for free-text filters (`q`); LIKE wildcards in the value match literally. */
 export function textContains(
   column: RawBuilder<unknown> | ReturnType<typeof sql.ref>,

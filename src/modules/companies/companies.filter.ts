@@ -4,14 +4,13 @@
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import {
+  caseInsensitiveField,
   compileFilter,
   compileValue,
   type FilterField,
   type FilterSpec,
-  filterError,
   textContains,
 } from '../../lib/filter.js';
-import { isUuid } from '../../lib/ids.js';
 import { parseLinkedInCompany } from '../../lib/linkedin.js';
 import { normalizeDomain } from '../../lib/normalize.js';
 import type { SortSpec } from '../../lib/pagination.js';
@@ -104,12 +103,7 @@ export function companyFilterFields(definitions: CustomFieldDefinition[]): Filte
     pipeline_stage_uuid: stage,
     lead_status_uuid: { ...stage, description: 'Alias of pipeline_stage_uuid' },
     data_source_uuid: { type: 'uuid', column: 'c.data_source_uuid' },
-    industry: {
-      type: 'string',
-      description: 'Industry equals (case-insensitive)',
-      compile: (value, { path }) =>
-        compileValue({ type: 'string', normalize: lower }, sql`lower(c.industry)`, value, path),
-    },
+    industry: caseInsensitiveField('c.industry', 'Industry equals (case-insensitive)'),
     employees_range: { type: 'string', column: 'c.employees_range', description: 'e.g. "51-200"' },
     deal_size: {
       type: 'number',

@@ -1,6 +1,6 @@
 import { type SqlBool, sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
-import { compileFilter, compileValue, type FilterSpec, textContains } from '../../lib/filter.js';
+import { caseInsensitiveField, compileFilter, type FilterSpec, textContains } from '../../lib/filter.js';
 import { orderByClause, type PageRequest, type SortSpec } from '../../lib/pagination.js';
 import type { CustomFieldValue } from './custom-field-values.js';
 import type { CustomFieldObject, CustomFieldType } from './custom-fields.tables.js';
@@ -39,17 +39,7 @@ export const customFieldFilterFields: FilterSpec['fields'] = {
   object: objectField,
   object_type: { ...objectField, description: 'Alias of object' },
   type: { type: 'enum', column: 'f.type', values: CUSTOM_FIELD_TYPES },
-  name: {
-    type: 'string',
-    description: 'Name equals (case-insensitive)',
-    compile: (value, { path }) =>
-      compileValue(
-        { type: 'string', normalize: (text) => text.trim().toLowerCase() },
-        sql`lower(f.name)`,
-        value,
-        path,
-      ),
-  },
+  name: caseInsensitiveField('f.name', 'Name equals (case-insensitive)'),
   created_at: { type: 'datetime', column: 'f.created_at' },
   updated_at: { type: 'datetime', column: 'f.updated_at' },
 };

@@ -5,13 +5,13 @@
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import {
+  caseInsensitiveField,
   compileValue,
   type FilterField,
   type FilterSpec,
   filterError,
   textContains,
 } from '../../lib/filter.js';
-import { isUuid } from '../../lib/ids.js';
 import { parseLinkedInPerson } from '../../lib/linkedin.js';
 import { normalizeDomain } from '../../lib/normalize.js';
 import { customFieldsFilterField } from '../custom-fields/custom-fields.filter.js';
@@ -23,15 +23,6 @@ import { tagFilterFields } from '../tags/tags.filter.js';
 import { EMAIL_STATUSES, LEAD_STATUSES, LINKEDIN_STATUSES } from './lead-fields.js';
 
 const lower = (value: string) => value.trim().toLowerCase();
-
-/** Case-insensitive comparison on `lower(column)`, which the (team_id, lower(...)) indexes serve. */
-function caseInsensitive(column: string, description: string): FilterField {
-  const field: FilterField = { type: 'string', normalize: lower, description };
-  return {
-    ...field,
-    compile: (value, { path }) => compileValue(field, sql`lower(${sql.ref(column)})`, value, path),
-  };
-}
 
 function text(column: string, description?: string): FilterField {
   return { type: 'string', column, ...(description ? { description } : {}) };
@@ -73,10 +64,10 @@ export function leadFilterFields(definitions: CustomFieldDefinition[]): FilterSp
     company_uuid: { type: 'uuid', column: 'l.company_uuid' },
     data_source_uuid: { type: 'uuid', column: 'l.data_source_uuid' },
     sender_profile_uuid: { type: 'uuid', column: 'l.sender_profile_uuid' },
-    name: caseInsensitive('l.name', 'Full name, case-insensitive'),
+    name: caseInsensitiveField('l.name', 'Full name, case-insensitive'),
     first_name: text('l.first_name'),
     last_name: text('l.last_name'),
-    company_name: caseInsensitive('l.company_name', 'Company name, case-insensitive'),
+    company_name: caseInsensitiveField('l.company_name', 'Company name, case-insensitive'),
     company_ln_id: text('l.company_ln_id'),
     position: text('l.position'),
     headline: text('l.headline'),

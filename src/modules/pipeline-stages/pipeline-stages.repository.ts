@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
-import { compileFilter, compileValue, type FilterSpec, textContains } from '../../lib/filter.js';
+import { caseInsensitiveField, compileFilter, type FilterSpec, textContains } from '../../lib/filter.js';
 import { orderByClause, type PageRequest, type SortSpec } from '../../lib/pagination.js';
 import type { PipelineCategory, PipelineObject } from './pipeline-stages.tables.js';
 
@@ -25,17 +25,7 @@ export const stageFilterFields: FilterSpec['fields'] = {
   object_type: { ...objectField, description: 'Alias of object' },
   category: { type: 'enum', column: 's.category', values: PIPELINE_CATEGORIES },
   type: { type: 'string', column: 's.type', description: 'custom, new, approaching, engaging or replied' },
-  name: {
-    type: 'string',
-    description: 'Name equals (case-insensitive)',
-    compile: (value, { path }) =>
-      compileValue(
-        { type: 'string', normalize: (text) => text.trim().toLowerCase() },
-        sql`lower(s.name)`,
-        value,
-        path,
-      ),
-  },
+  name: caseInsensitiveField('s.name', 'Name equals (case-insensitive)'),
   is_default: { type: 'boolean', column: 's.is_default' },
   created_at: { type: 'datetime', column: 's.created_at' },
   updated_at: { type: 'datetime', column: 's.updated_at' },

@@ -1,6 +1,6 @@
 import { type SqlBool, sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
-import { compileFilter, compileValue, type FilterSpec, textContains } from '../../lib/filter.js';
+import { caseInsensitiveField, compileFilter, type FilterSpec, textContains } from '../../lib/filter.js';
 import { orderByClause, type PageRequest, type SortSpec } from '../../lib/pagination.js';
 
 /**
@@ -52,8 +52,6 @@ export async function selectExistingTagUuids(
   return new Set(rows.map((row) => row.uuid));
 }
 
-const lower = (value: string) => value.trim().toLowerCase();
-
 export const tagFilterFields: FilterSpec['fields'] = {
   q: {
     type: 'string',
@@ -61,12 +59,7 @@ export const tagFilterFields: FilterSpec['fields'] = {
     compile: (value, { path }) => textContains(sql.ref('tags.name'), value, path),
   },
   uuid: { type: 'uuid', column: 'tags.uuid' },
-  name: {
-    type: 'string',
-    description: 'Name equals (case-insensitive)',
-    compile: (value, { path }) =>
-      compileValue({ type: 'string', normalize: lower }, sql`lower(tags.name)`, value, path),
-  },
+  name: caseInsensitiveField('tags.name', 'Name equals (case-insensitive)'),
   color: { type: 'string', column: 'tags.color', normalize: (value) => value.trim().toLowerCase() },
   created_at: { type: 'datetime', column: 'tags.created_at' },
   updated_at: { type: 'datetime', column: 'tags.updated_at' },
