@@ -239,7 +239,7 @@ describe('duplicates on create', () => {
         ],
       },
     });
-    expect(res.statusCode).toBe(201);
+    expect(res.statusCode).toBe(200);
     expect(res.headers['x-created-count']).toBe('2');
     expect(res.headers['x-duplicate-count']).toBe('3');
     const [again, fresh, twin, nameOnly, nameTwin] = res.json();

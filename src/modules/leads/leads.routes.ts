@@ -25,7 +25,8 @@ export const leadsRoutes: FastifyPluginAsyncTypebox<{ leads: LeadsService }> = a
         operationId: 'createLeads',
         summary: 'Create contacts',
         description:
-          'Creates up to 1000 contacts in one list, in one statement. The answer has one entry per input, in ' +
+          'Creates up to 1000 contacts in one list, in one statement; answers 200 as the hosted service does. ' +
+          'The answer has one entry per input, in ' +
           'input order. An input that duplicates an existing contact - or an earlier input of the same ' +
           'request - by a deduplication key (ln_member_id, ln_id, sn_id, LinkedIn nickname, work_email, ' +
           'personal_email; name + company_name for contacts without any of those) creates nothing: its entry ' +
@@ -34,7 +35,7 @@ export const leadsRoutes: FastifyPluginAsyncTypebox<{ leads: LeadsService }> = a
           '`custom_fields` is keyed by custom field name or UUID. New contacts start on the first cold ' +
           'pipeline stage, get their blacklist flag and are linked to a matching company.',
         body: CreateLeadsBody,
-        response: { 201: Type.Array(CreatedLead) },
+        response: { 200: Type.Array(CreatedLead) },
       },
     },
     async (request, reply) => {
@@ -43,7 +44,7 @@ export const leadsRoutes: FastifyPluginAsyncTypebox<{ leads: LeadsService }> = a
       const duplicates = created.filter((lead) => lead.create_status === 'duplicate').length;
       reply.header('x-created-count', String(created.length - duplicates));
       reply.header('x-duplicate-count', String(duplicates));
-      return reply.code(201).send(created);
+      return reply.code(200).send(created);
     },
   );
 
