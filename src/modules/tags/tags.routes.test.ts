@@ -247,14 +247,18 @@ describe('tags on contacts and companies', () => {
     ).toBe(204);
     // The tag row is gone at once; a background job takes its uuid off the records.
     await ctx.startWorkers();
+    // The job strips contacts first, then companies: wait until neither carries the tag.
     await waitFor(async () => {
-      const tagged = await ctx.db
-        .selectFrom('leads')
-        .select('uuid')
-        .where('team_id', '=', dave.teamId)
-        .where(sql<boolean>`tags @> array[${hot.uuid}::uuid]`)
-        .execute();
-      return tagged.length === 0;
+      for (const table of ['leads', 'companies'] as const) {
+        const tagged = await ctx.db
+          .selectFrom(table)
+          .select('uuid')
+          .where('team_id', '=', dave.teamId)
+          .where(sql<boolean>`tags @> array[${hot.uuid}::uuid]`)
+          .execute();
+        if (tagged.length > 0) return false;
+      }
+      return true;
     });
     const rows = await ctx.db
       .selectFrom('leads')
