@@ -38,6 +38,13 @@ export type Config = Readonly<{
     /** A webhook that has not succeeded once in this long is switched off. */
     disableAfterFailingMs: number;
   };
+  /** Scheduled clean-up; 0 days keeps things forever. */
+  retention: {
+    /** Events (and their webhook delivery log) older than this are deleted. */
+    eventDays: number;
+    /** Export files and uploaded CSVs are removed this long after they were finished or uploaded. */
+    fileDays: number;
+  };
 }>;
 
 type Env = Record<string, string | undefined>;
@@ -127,6 +134,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       allowPrivateTargets: read.bool('LEADFLOW_WEBHOOKS_ALLOW_PRIVATE', false),
       timeoutMs: read.int('LEADFLOW_WEBHOOK_TIMEOUT_MS', 10_000, 100),
       disableAfterFailingMs: read.int('LEADFLOW_WEBHOOK_DISABLE_AFTER_MS', 5 * 24 * 3600 * 1000, 1000),
+    },
+    retention: {
+      eventDays: read.int('LEADFLOW_EVENT_RETENTION_DAYS', 30, 0, 36_500),
+      fileDays: read.int('LEADFLOW_FILE_RETENTION_DAYS', 7, 0, 36_500),
     },
     ...overrides,
   };

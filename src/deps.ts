@@ -10,6 +10,7 @@ import { createBulkOperationsService } from './modules/bulk-operations/bulk-oper
 import { createCompaniesService } from './modules/companies/companies.service.js';
 import { customFieldJobHandlers } from './modules/custom-fields/custom-fields.jobs.js';
 import { createCustomFieldsService } from './modules/custom-fields/custom-fields.service.js';
+import { pruneEventsHandler } from './modules/events/events.retention.js';
 import { createFilesService } from './modules/files/files.service.js';
 import { createIdentityService } from './modules/identity/identity.service.js';
 import { purgeDeletedLeadsHandler } from './modules/leads/lead-deletion.js';
@@ -41,7 +42,7 @@ export function createServices(deps: ServiceDeps) {
   const leads = createLeadsService({ db: deps.db, config: deps.config });
   const bulkOperations = createBulkOperationsService({ db: deps.db });
   const webhooks = createWebhooksService(deps);
-  const files = createFilesService({ db: deps.db, config: deps.config });
+  const files = createFilesService({ db: deps.db, config: deps.config, clock: deps.clock });
   return {
     identity,
     lists,
@@ -64,6 +65,7 @@ export function createJobCatalog(services: Services, deps: ServiceDeps): JobHand
   return [
     ...services.webhooks.jobs,
     ...services.files.jobs,
+    pruneEventsHandler({ db: deps.db, clock: deps.clock, retentionDays: deps.config.retention.eventDays }),
     purgeDeletedLeadsHandler({ db: deps.db, steps: [purgeNotesOfDeletedLeads] }),
     ...tagJobHandlers({ db: deps.db }),
     ...customFieldJobHandlers({ db: deps.db }),

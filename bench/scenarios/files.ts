@@ -20,6 +20,7 @@ import { pipeline } from 'node:stream/promises';
 import { sql } from 'kysely';
 import { from as copyFrom } from 'pg-copy-streams';
 import { startWorker } from '../../src/jobs/runner.js';
+import { systemClock } from '../../src/lib/clock.js';
 import { newId } from '../../src/lib/ids.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { exportJobHandler } from '../../src/modules/files/export-runner.js';
@@ -138,7 +139,7 @@ export const filesScenario: Scenario = {
         return bytes;
       },
     };
-    const files = createFilesService({ db, config, store });
+    const files = createFilesService({ db, config, store, clock: systemClock });
     const { team_id: teamId, user_id: userId } = await base.services.identity.createUserWithTeam({
       email: 'files@example.test',
       teamName: 'Files',

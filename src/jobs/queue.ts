@@ -21,12 +21,17 @@ export type JobType<S extends TSchema = TSchema> = {
   name: string;
   payload: S;
   maxAttempts?: number;
+  /**
+   * Crontab time fields (UTC) for a recurring job, e.g. `17 * * * *` (hourly at :17). Every worker
+   * process registers it; graphile-worker enqueues each tick once however many processes run.
+   */
+  schedule?: string;
 };
 
 export function jobType<S extends TSchema>(
   name: string,
   payload: S,
-  options: { maxAttempts?: number } = {},
+  options: { maxAttempts?: number; schedule?: string } = {},
 ): JobType<S> {
   return { name, payload, ...options };
 }

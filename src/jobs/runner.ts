@@ -3,7 +3,15 @@
 // every live process heartbeats its workers and releases the jobs of workers that stopped doing so.
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { type Runner, run, type Task, type TaskList, type WorkerEvents } from 'graphile-worker';
+import {
+  type CronItem,
+  parseCronItems,
+  type Runner,
+  run,
+  type Task,
+  type TaskList,
+  type WorkerEvents,
+} from 'graphile-worker';
 import { sql } from 'kysely';
 import type pg from 'pg';
 import type { Logger } from 'pino';
@@ -53,6 +61,21 @@ function toTaskList(jobs: JobHandler[], log: Logger): TaskList {
   return tasks;
 }
 
+/**
+ * graphile-worker cron items for the scheduled jobs. The job key keeps one pending run at most (a tick
+ * that finds the previous run still queued does not add a second).
+ */
+export function cronItemsOf(jobs: JobHandler[]): CronItem[] {
+  return jobs
+    .filter(({ type }) => type.schedule)
+    .map(({ type }) => ({
+      task: type.name,
+      match: type.schedule!,
+      identifier: type.name,
+      options: { maxAttempts: type.maxAttempts ?? 3, jobKey: type.name, jobKeyMode: 'preserve_run_at' },
+    }));
+}
+
 export async function startWorker(options: WorkerOptions): Promise<WorkerHandle> {
   const processId = randomUUID();
   // The ids this process locks jobs under. graphile-worker 0.17 locks with the worker *pool's* id;
@@ -68,6 +91,7 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHandle>
   const runner: Runner = await run({
     pgPool: options.pool,
     taskList: toTaskList(options.jobs, log),
+    parsedCronItems: parseCronItems(cronItemsOf(options.jobs)),
     concurrency: options.concurrency,
     pollInterval: options.pollIntervalMs,
     noHandleSignals: true,

@@ -9,6 +9,7 @@ import * as companies from './0120_companies.js';
 import * as crmSettings from './0130_crm_settings.js';
 import * as files from './0200_files.js';
 import * as eventsWebhooks from './0300_events_webhooks.js';
+import * as retention from './0400_retention.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_identity': identity,
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '0130_crm_settings': crmSettings,
   '0200_files': files,
   '0300_events_webhooks': eventsWebhooks,
+  '0400_retention': retention,
 };

@@ -19,6 +19,11 @@ export const FileExport = Type.Object(
     error: Nullable(Type.String({ description: 'Why the export failed' })),
     started_at: Nullable(DateTime()),
     finished_at: Nullable(DateTime()),
+    file_removed_at: Nullable(
+      DateTime(
+        'When retention removed the file (LEADFLOW_FILE_RETENTION_DAYS after it was finished); the record stays',
+      ),
+    ),
     created_at: DateTime(),
     updated_at: DateTime(),
   },

@@ -117,6 +117,13 @@ export function createExportsService(deps: { db: Database; store: FileStore }) {
         );
       }
       const row = await repo.selectDownloadable(db, teamId, by);
+      if (row?.file_removed_at) {
+        throw new AppError(
+          'not_found',
+          `This export's file was removed on ${row.file_removed_at.toISOString()} (export files are kept ` +
+            'LEADFLOW_FILE_RETENTION_DAYS days); export again.',
+        );
+      }
       const size = row?.storage_key ? await store.size(row.storage_key) : undefined;
       if (!row?.storage_key || !row.file_name || size === undefined) {
         throw new AppError('not_found', 'Export file not found (exports are per team; is it finished?)');

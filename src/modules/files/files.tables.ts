@@ -37,6 +37,8 @@ export interface FileImportsTable {
   error: string | null;
   started_at: Date | null;
   finished_at: Date | null;
+  /** When retention removed the stored file (the record stays). */
+  file_removed_at: Date | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -57,6 +59,8 @@ export interface FileExportsTable {
   error: string | null;
   started_at: Date | null;
   finished_at: Date | null;
+  /** When retention removed the stored file (the record stays). */
+  file_removed_at: Date | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

@@ -114,6 +114,7 @@ export async function queueImport(
     .where('team_id', '=', teamId)
     .where('uuid', '=', uuid)
     .where('status', 'not in', ['queued', 'processing'])
+    .where('file_removed_at', 'is', null)
     .returningAll()
     .executeTakeFirst();
 }

@@ -76,6 +76,11 @@ export const FileImport = Type.Object(
     error: Nullable(Type.String({ description: 'Why the import failed' })),
     started_at: Nullable(DateTime()),
     finished_at: Nullable(DateTime()),
+    file_removed_at: Nullable(
+      DateTime(
+        'When retention removed the file (LEADFLOW_FILE_RETENTION_DAYS after it was uploaded or last imported); the record stays',
+      ),
+    ),
     created_at: DateTime(),
     updated_at: DateTime(),
   },

@@ -60,6 +60,12 @@ export function createImportsService(deps: { db: Database; store: FileStore; upl
         'An import of this file is already running; wait for it to finish (GET /leads/api/file-imports/{uuid}).',
       );
     }
+    if (record.file_removed_at) {
+      throw conflict(
+        `The uploaded file was removed on ${record.file_removed_at.toISOString()} (uploads are kept ` +
+          'LEADFLOW_FILE_RETENTION_DAYS days); upload it again to import it.',
+      );
+    }
     const definitions = await selectCustomFieldDefinitions(db, teamId, kind === 'leads' ? 'lead' : 'company');
     const columns = resolveMapping(kind, body, record.headers, definitions);
     const nested = (body.options ?? {}) as Record<string, unknown>;
@@ -125,7 +131,9 @@ export function createImportsService(deps: { db: Database; store: FileStore; upl
         config,
         totalRows: record.rows_count + (skipFirstRow ? 0 : 1),
       });
-      if (!queued) throw conflict('An import of this file was started at the same time; only one runs.');
+      if (!queued) {
+        throw conflict('An import of this file was started, or its file removed, at the same time; retry.');
+      }
       await enqueueJob(trx, importJob, { teamId, uuid }, { jobKey: importJobKey(teamId, uuid) });
       return queued;
     });
