@@ -7,6 +7,7 @@ import type { Clock } from './lib/clock.js';
 import { createBlacklistsService } from './modules/blacklists/blacklists.service.js';
 import { runBulkOperationHandler } from './modules/bulk-operations/bulk-operations.jobs.js';
 import { createBulkOperationsService } from './modules/bulk-operations/bulk-operations.service.js';
+import { companyMassActionRunner } from './modules/companies/companies.mass-actions.js';
 import { createCompaniesService } from './modules/companies/companies.service.js';
 import { customFieldJobHandlers } from './modules/custom-fields/custom-fields.jobs.js';
 import { createCustomFieldsService } from './modules/custom-fields/custom-fields.service.js';
@@ -33,7 +34,7 @@ export function createServices(deps: ServiceDeps) {
     cacheTtlMs: deps.config.authCacheTtlMs,
   });
   const lists = createListsService({ db: deps.db });
-  const companies = createCompaniesService({ db: deps.db });
+  const companies = createCompaniesService({ db: deps.db, config: deps.config });
   const tags = createTagsService({ db: deps.db });
   const pipelineStages = createPipelineStagesService({ db: deps.db });
   const customFields = createCustomFieldsService({ db: deps.db });
@@ -71,7 +72,10 @@ export function createJobCatalog(services: Services, deps: ServiceDeps): JobHand
     ...customFieldJobHandlers({ db: deps.db }),
     runBulkOperationHandler({
       db: deps.db,
-      runners: [leadMassActionRunner({ db: deps.db, config: deps.config })],
+      runners: [
+        leadMassActionRunner({ db: deps.db, config: deps.config }),
+        companyMassActionRunner({ db: deps.db, config: deps.config }),
+      ],
     }),
   ];
 }

@@ -1,7 +1,7 @@
 // Mass actions too large for one request run here: the request stores a bulk_operations row and
 // queues this job in the same transaction; the job hands the operation to the runner registered for
 // its type (contacts, companies...), which works in short batches and reports progress per batch.
-import type { Selectable } from 'kysely';
+import { type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely';
 import { Type } from 'typebox';
 import type { Database, Executor } from '../../db/database.js';
 import { enqueueJob, handleJob, jobType } from '../../jobs/queue.js';
@@ -32,6 +32,42 @@ export type BulkOperationRunner = {
   /** Runs the operation to the end. An AppError fails it for good; other errors are retried. */
   run(operation: BulkOperationRow, progress: ProgressFn): Promise<void>;
 };
+
+/**
+ * Applies an action to the team's records of `table` (alias `alias`) matching `where`, in batches
+ * taken in uuid order, each in its own short transaction that also records its progress. `apply`
+ * gets the batch as a condition and returns how many records it changed. Actions only touch records
+ * not yet in the wanted state, so a retried run repeats no change.
+ */
+export async function applyInBatches(
+  db: Database,
+  scope: { table: 'leads' | 'companies'; alias: 'l' | 'c'; teamId: number; where: RawBuilder<SqlBool> },
+  batchSize: number,
+  apply: (trx: Executor, batch: RawBuilder<SqlBool>) => Promise<number>,
+  progress: ProgressFn,
+): Promise<void> {
+  const alias = sql.raw(scope.alias);
+  let after: string | null = null;
+  for (;;) {
+    const batch: string[] = await db.transaction().execute(async (trx) => {
+      const cursor = after === null ? sql<SqlBool>`true` : sql<SqlBool>`${alias}.uuid > ${after}::uuid`;
+      const rows = await sql<{ uuid: string }>`
+        select ${alias}.uuid from ${sql.table(scope.table)} ${alias}
+        where ${alias}.team_id = ${scope.teamId} and ${scope.where} and ${cursor}
+        order by ${alias}.uuid limit ${batchSize}
+      `.execute(trx);
+      const uuids = rows.rows.map((row) => row.uuid);
+      if (uuids.length === 0) return uuids;
+      await progress(
+        trx,
+        await apply(trx, sql<SqlBool>`${scope.where} and ${alias}.uuid = any(${uuids}::uuid[])`),
+      );
+      return uuids;
+    });
+    if (batch.length < batchSize) return;
+    after = batch.at(-1)!;
+  }
+}
 
 /** Stores the operation and queues its job; call inside the caller's transaction. */
 export async function queueBulkOperation(

@@ -1,6 +1,7 @@
 // Mass actions above the synchronous limit (set to 5 here) run as bulk operations in batches of 5.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext, type TestUser, waitFor } from '../../../test/harness.js';
+import { makeCompanyBlacklistEntry, postCompanies } from '../companies/companies.fixtures.js';
 import { createLeads, listOf, makeLeadBlacklistEntry, makeTag } from '../leads/leads.fixtures.js';
 import { queueBulkOperation } from './bulk-operations.jobs.js';
 
@@ -123,5 +124,63 @@ describe('mass actions as bulk operations', () => {
       (await ctx.request(alice, { method: 'GET', url: '/leads/api/bulk-operations/nope' })).statusCode,
     ).toBe(422);
     await finished(uuid);
+  });
+
+  it('runs large company mass actions in the background too, skipping blacklisted companies', async () => {
+    const carol = await ctx.createUser();
+    await makeCompanyBlacklistEntry(ctx, carol.teamId, { domain: 'blocked.example' });
+    await postCompanies(ctx, carol, [
+      ...Array.from({ length: 11 }, (_, i) => ({ name: `Retail ${i}`, industry: 'Retail' })),
+      { name: 'Blocked', domain: 'blocked.example', industry: 'Retail' },
+      { name: 'Software', industry: 'Software' },
+    ]);
+    const tag = await makeTag(ctx, carol.teamId, 'Retail tag');
+    const companyAction = (payload: Record<string, unknown>) =>
+      ctx.request(carol, { method: 'PUT', url: '/leads/api/companies/mass-action', payload });
+    const finishedFor = (uuid: string) =>
+      waitFor(async () => {
+        const body = (
+          await ctx.request(carol, { method: 'GET', url: `/leads/api/bulk-operations/${uuid}` })
+        ).json();
+        return body.status === 'done' || body.status === 'failed' ? body : undefined;
+      });
+    const countTagged = async () =>
+      (
+        await ctx.request(carol, {
+          method: 'POST',
+          url: '/leads/api/companies/list',
+          payload: { filter: { tags: [tag.uuid] }, limit: 100 },
+        })
+      ).json().total;
+
+    const tagged = await companyAction({
+      type: 'company_add_tags',
+      payload: { tag_uuid: tag.uuid },
+      filter: { industry: 'retail' },
+    });
+    expect(tagged.statusCode, tagged.body).toBe(202);
+    expect(tagged.json().affected).toBeNull();
+    expect(tagged.json().operation).toMatchObject({
+      type: 'company_add_tags',
+      status: 'queued',
+      payload: { tag_uuids: [tag.uuid] },
+    });
+    expect(await finishedFor(tagged.json().operation.uuid)).toMatchObject({ status: 'done', affected: 11 });
+    expect(await countTagged()).toBe(11);
+
+    const deleted = await companyAction({ type: 'company_delete', filter: { tags: [tag.uuid] } });
+    expect(deleted.statusCode).toBe(202);
+    expect(await finishedFor(deleted.json().operation.uuid)).toMatchObject({ status: 'done', affected: 11 });
+    const left = (
+      await ctx.request(carol, {
+        method: 'GET',
+        url: '/leads/api/companies?limit=100&order_field=name&order_type=asc',
+      })
+    ).json();
+    expect(left.data.map((c: { name: string }) => c.name)).toEqual(['Blocked', 'Software']);
+
+    const small = await companyAction({ type: 'company_delete', filter: { industry: 'software' } });
+    expect(small.statusCode).toBe(200);
+    expect(small.json()).toEqual({ affected: 1, operation: null });
   });
 });

@@ -60,7 +60,7 @@ describe('PUT /leads/api/companies/mass-action', () => {
       filter: { industry: 'retail' },
     });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({ affected: 1 });
+    expect(res.json()).toEqual({ affected: 1, operation: null });
     const tags = await tagsOf(s.user);
     expect(tags.Two).toEqual([s.red]);
     expect(tags.Blocked).toEqual([s.red]);
@@ -69,7 +69,7 @@ describe('PUT /leads/api/companies/mass-action', () => {
       payload: { tag_uuids: [s.red, s.blue] },
       filter: { all: true },
     });
-    expect(many.json()).toEqual({ affected: 3 });
+    expect(many.json()).toEqual({ affected: 3, operation: null });
     expect((await tagsOf(s.user)).One).toEqual([s.red, s.blue]);
     expect((await tagsOf(s.user)).Blocked).toEqual([s.red]);
   });
@@ -80,14 +80,14 @@ describe('PUT /leads/api/companies/mass-action', () => {
       payload: { tag_uuids: [s.red, s.blue] },
       filter: { all: true, excludeIds: [s.three.uuid] },
     });
-    expect(removed.json()).toEqual({ affected: 1 });
+    expect(removed.json()).toEqual({ affected: 1, operation: null });
     expect(await tagsOf(s.user)).toMatchObject({ One: [], Three: [s.blue], Blocked: [s.red] });
     const replaced = await massAction(s.user, {
       type: 'company_replace_tags',
       payload: { tag_uuids: [s.blue] },
       filter: { ids: [s.one.uuid, s.two.uuid, s.three.uuid, s.blocked.uuid] },
     });
-    expect(replaced.json()).toEqual({ affected: 2 });
+    expect(replaced.json()).toEqual({ affected: 2, operation: null });
     expect(await tagsOf(s.user)).toMatchObject({
       One: [s.blue],
       Two: [s.blue],
@@ -99,7 +99,7 @@ describe('PUT /leads/api/companies/mass-action', () => {
       payload: { tag_uuids: [] },
       filter: { all: false, ids: [s.one.uuid] },
     });
-    expect(cleared.json()).toEqual({ affected: 1 });
+    expect(cleared.json()).toEqual({ affected: 1, operation: null });
   });
 
   it('changes the pipeline stage', async () => {
@@ -109,7 +109,7 @@ describe('PUT /leads/api/companies/mass-action', () => {
       payload: { pipeline_stage_uuid: stages[2]!.uuid },
       filter: { tags: [s.red, s.blue] },
     });
-    expect(res.json()).toEqual({ affected: 2 });
+    expect(res.json()).toEqual({ affected: 2, operation: null });
     const moved = await ctx.request(s.user, {
       method: 'GET',
       url: `/leads/api/companies?filter[pipeline_stage_uuid]=${stages[2]!.uuid}&order_field=name&order_type=asc`,
@@ -137,7 +137,7 @@ describe('PUT /leads/api/companies/mass-action', () => {
       .execute();
     await makeNote(ctx, s.user.teamId, s.one.uuid, 'bye');
     const res = await massAction(s.user, { type: 'company_delete', filter: { industry: 'Retail' } });
-    expect(res.json()).toEqual({ affected: 2 });
+    expect(res.json()).toEqual({ affected: 2, operation: null });
     const left = await ctx.request(s.user, { method: 'GET', url: '/leads/api/companies?order_field=name' });
     expect(
       left
@@ -162,9 +162,9 @@ describe('PUT /leads/api/companies/mass-action', () => {
       type: 'company_delete',
       filter: { ids: [s.one.uuid, s.two.uuid] },
     });
-    expect(foreign.json()).toEqual({ affected: 0 });
+    expect(foreign.json()).toEqual({ affected: 0, operation: null });
     const all = await massAction(bob, { type: 'company_delete', filter: { all: true } });
-    expect(all.json()).toEqual({ affected: 0 });
+    expect(all.json()).toEqual({ affected: 0, operation: null });
     const tags = await massAction(bob, {
       type: 'company_add_tags',
       payload: { tag_uuid: s.red },

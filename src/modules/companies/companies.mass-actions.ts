@@ -1,15 +1,19 @@
 // PUT /leads/api/companies/mass-action: one set-based statement per action over the companies a filter
 // selects ({ids}, {all: true} or company filter keys, minus excludeIds). Blacklisted companies are
-// always skipped. "affected" counts the companies the action changed, so repeating it reports 0.
+// always skipped. "affected" counts the companies the action changed, so repeating it reports 0 (and
+// a background run that is retried repeats no change). Selections over the synchronous limit run as a
+// bulk operation in batches.
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
-import type { Executor } from '../../db/database.js';
+import type { Config } from '../../config.js';
+import type { Database, Executor } from '../../db/database.js';
 import { invalidField } from '../../lib/errors.js';
 import { and } from '../../lib/filter.js';
 import { isUuid } from '../../lib/ids.js';
+import { applyInBatches, type BulkOperationRunner } from '../bulk-operations/bulk-operations.jobs.js';
 import { compileCompanyFilter } from './companies.filter.js';
 import { requireCompanyStages, resolveTagRefs } from './companies.references.js';
 import { deleteCompaniesWhere } from './companies.repository.js';
-import type { CompanyMassAction } from './companies.schemas.js';
+import { COMPANY_MASS_ACTIONS, type CompanyMassAction } from './companies.schemas.js';
 
 export type MassActionPayload = { tag_uuid?: string; tag_uuids?: string[]; pipeline_stage_uuid?: string };
 
@@ -70,46 +74,63 @@ async function payloadTags(
   return resolved!;
 }
 
-async function updateCount(db: Executor, statement: RawBuilder<unknown>): Promise<number> {
-  const result = await statement.execute(db);
-  return Number(result.numAffectedRows ?? 0);
-}
+export type PreparedCompanyAction = {
+  type: CompanyMassAction;
+  /** The payload with everything resolved; stored on background operations. */
+  payload: MassActionPayload;
+  /** Runs the action on the team's companies matching `where` (alias `c`); returns companies changed. */
+  apply(trx: Executor, where: RawBuilder<SqlBool>): Promise<number>;
+};
 
-/** Runs one mass action inside the caller's transaction; returns the number of companies affected. */
-export async function runCompanyMassAction(
+/** Validates the payload of `type` against the team's records and returns the runnable action. */
+export async function prepareCompanyMassAction(
   db: Executor,
   teamId: number,
   type: CompanyMassAction,
   payload: MassActionPayload,
-  filter: Record<string, unknown>,
-): Promise<number> {
-  const where = await compileMassActionFilter(db, teamId, filter);
-  const scope = sql<SqlBool>`c.team_id = ${teamId} and ${where}`;
+): Promise<PreparedCompanyAction> {
+  const update =
+    (set: RawBuilder<unknown>, unchanged: RawBuilder<SqlBool>) =>
+    async (trx: Executor, where: RawBuilder<SqlBool>) => {
+      const result = await sql`
+      update companies c set updated_at = now(), ${set}
+      where c.team_id = ${teamId} and ${where} and not (${unchanged})
+    `.execute(trx);
+      return Number(result.numAffectedRows ?? 0);
+    };
   switch (type) {
     case 'company_add_tags': {
-      const tags = sql`${await payloadTags(db, teamId, payload, 'one')}::uuid[]`;
-      return updateCount(
-        db,
-        sql`update companies c set updated_at = now(),
-              tags = array(select x from unnest(c.tags || ${tags}) with ordinality u(x, n) group by x order by min(n))
-            where ${scope} and not (c.tags @> ${tags})`,
-      );
+      const uuids = await payloadTags(db, teamId, payload, 'one');
+      const tags = sql`${uuids}::uuid[]`;
+      return {
+        type,
+        payload: { tag_uuids: uuids },
+        apply: update(
+          sql`tags = array(select x from unnest(c.tags || ${tags}) with ordinality u(x, n) group by x order by min(n))`,
+          sql<SqlBool>`c.tags @> ${tags}`,
+        ),
+      };
     }
     case 'company_remove_tags': {
-      const tags = sql`${await payloadTags(db, teamId, payload, 'one')}::uuid[]`;
-      return updateCount(
-        db,
-        sql`update companies c set updated_at = now(), tags = array(select x from unnest(c.tags) x where x <> all(${tags}))
-            where ${scope} and c.tags && ${tags}`,
-      );
+      const uuids = await payloadTags(db, teamId, payload, 'one');
+      const tags = sql`${uuids}::uuid[]`;
+      return {
+        type,
+        payload: { tag_uuids: uuids },
+        apply: update(
+          sql`tags = array(select x from unnest(c.tags) x where x <> all(${tags}))`,
+          sql<SqlBool>`not (c.tags && ${tags})`,
+        ),
+      };
     }
     case 'company_replace_tags': {
-      const tags = sql`${await payloadTags(db, teamId, payload, 'list')}::uuid[]`;
-      return updateCount(
-        db,
-        sql`update companies c set updated_at = now(), tags = ${tags}
-            where ${scope} and not (c.tags @> ${tags} and c.tags <@ ${tags})`,
-      );
+      const uuids = await payloadTags(db, teamId, payload, 'list');
+      const tags = sql`${uuids}::uuid[]`;
+      return {
+        type,
+        payload: { tag_uuids: uuids },
+        apply: update(sql`tags = ${tags}`, sql<SqlBool>`c.tags @> ${tags} and c.tags <@ ${tags}`),
+      };
     }
     case 'company_change_pipeline_stage': {
       const stage = payload.pipeline_stage_uuid?.toLowerCase();
@@ -120,13 +141,49 @@ export async function runCompanyMassAction(
         );
       }
       await requireCompanyStages(db, teamId, [stage], () => 'payload.pipeline_stage_uuid');
-      return updateCount(
-        db,
-        sql`update companies c set updated_at = now(), pipeline_stage_uuid = ${stage}::uuid
-            where ${scope} and c.pipeline_stage_uuid is distinct from ${stage}::uuid`,
-      );
+      return {
+        type,
+        payload: { pipeline_stage_uuid: stage },
+        apply: update(
+          sql`pipeline_stage_uuid = ${stage}::uuid`,
+          sql<SqlBool>`c.pipeline_stage_uuid is not distinct from ${stage}::uuid`,
+        ),
+      };
     }
     case 'company_delete':
-      return deleteCompaniesWhere(db, teamId, where);
+      return { type, payload: {}, apply: (trx, where) => deleteCompaniesWhere(trx, teamId, where) };
   }
+}
+
+/**
+ * Runs stored company mass actions in batches of companies (bulk-operations' applyInBatches), at most
+ * 5,000 per batch and never more than a request may change synchronously.
+ */
+export function companyMassActionRunner(deps: {
+  db: Database;
+  config: Pick<Config, 'massActionSyncLimit'>;
+}): BulkOperationRunner {
+  const batchSize = Math.min(5000, deps.config.massActionSyncLimit);
+  return {
+    types: COMPANY_MASS_ACTIONS,
+    async run(operation, progress) {
+      const teamId = operation.team_id;
+      const type = operation.type as CompanyMassAction;
+      const action = await prepareCompanyMassAction(
+        deps.db,
+        teamId,
+        type,
+        (operation.payload ?? {}) as MassActionPayload,
+      );
+      const filter = (operation.filter ?? {}) as Record<string, unknown>;
+      const where = await compileMassActionFilter(deps.db, teamId, filter);
+      await applyInBatches(
+        deps.db,
+        { table: 'companies', alias: 'c', teamId, where },
+        batchSize,
+        action.apply,
+        progress,
+      );
+    },
+  };
 }

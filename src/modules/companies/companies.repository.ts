@@ -26,6 +26,17 @@ export async function selectCompanyPage(
   return { rows, total: Number(count.total) };
 }
 
+/** How many of the team's companies match `where`. */
+export async function countCompaniesWhere(db: Executor, teamId: number, where: RawBuilder<SqlBool>) {
+  const row = await db
+    .selectFrom('companies as c')
+    .where('c.team_id', '=', teamId)
+    .where(where)
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
 export async function selectCompany(db: Executor, teamId: number, uuid: string) {
   return db
     .selectFrom('companies as c')

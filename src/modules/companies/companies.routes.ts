@@ -123,12 +123,18 @@ export const companiesRoutes: FastifyPluginAsyncTypebox<{ companies: CompaniesSe
           'Types and payloads: company_add_tags and company_remove_tags {tag_uuid | tag_uuids}, ' +
           'company_replace_tags {tag_uuids}, company_change_pipeline_stage {pipeline_stage_uuid}, company_delete. ' +
           'filter: {"ids": [...]}, {"all": true} or company filter keys, with optional "excludeIds". ' +
-          'Blacklisted companies are skipped.',
+          'Blacklisted companies are skipped. Up to the synchronous limit (LEADFLOW_MASS_ACTION_SYNC_LIMIT, ' +
+          'default 50,000 companies) it runs in the request: 200 {"affected": N, "operation": null}. Above it ' +
+          'a bulk operation is queued: 202 {"affected": null, "operation": {...}}; poll ' +
+          'GET /leads/api/bulk-operations/{uuid}.',
         body: MassActionBody,
-        response: { 200: MassActionResponse },
+        response: { 200: MassActionResponse, 202: MassActionResponse },
       },
     },
-    async (request) => companies.massAction(authOf(request).teamId, request.body),
+    async (request, reply) => {
+      const result = await companies.massAction(authOf(request), request.body);
+      return reply.code(result.queued ? 202 : 200).send(result.body);
+    },
   );
 
   app.get(

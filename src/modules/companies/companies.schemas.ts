@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { DateTime, Envelope, ListQuery, Nullable, SearchBody, Uuid } from '../../http/schemas.js';
+import { BulkOperation } from '../bulk-operations/bulk-operations.schemas.js';
 import { Lead } from '../leads/leads.schemas.js';
 import { COMPANY_LINKEDIN_STATUSES, COMPANY_STATUSES, NETWORK_TYPES } from './companies.fields.js';
 import { COMPANY_FILTER_KEYS } from './companies.filter.js';
@@ -217,5 +218,10 @@ export const MassActionBody = Type.Object({
 });
 
 export const MassActionResponse = Type.Object({
-  affected: Type.Integer({ description: 'Companies the action changed (or deleted)' }),
+  affected: Nullable(
+    Type.Integer({
+      description: 'Companies the action changed (or deleted); null when it was queued as a bulk operation',
+    }),
+  ),
+  operation: Nullable(BulkOperation),
 });

@@ -1,10 +1,12 @@
 import { type SqlBool, sql } from 'kysely';
 import type { Static } from 'typebox';
+import type { Config } from '../../config.js';
 import type { Database, Executor } from '../../db/database.js';
 import { AppError, conflict, invalidField, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { envelope, type PageParams, resolvePage } from '../../lib/pagination.js';
 import { refreshCompanyBlacklistFlags } from '../blacklists/blacklist-match.js';
+import { queueBulkOperation } from '../bulk-operations/bulk-operations.jobs.js';
 import { resolveCustomFieldInput } from '../custom-fields/custom-field-values.js';
 import { selectCustomFieldDefinitions } from '../custom-fields/custom-fields.repository.js';
 import { type LeadRow, type PresentedLead, presentLead } from '../leads/leads.present.js';
@@ -19,7 +21,11 @@ import {
   normalizeLookupCriterion,
 } from './companies.input.js';
 import { toCompany } from './companies.mapper.js';
-import { type MassActionPayload, runCompanyMassAction } from './companies.mass-actions.js';
+import {
+  compileMassActionFilter,
+  type MassActionPayload,
+  prepareCompanyMassAction,
+} from './companies.mass-actions.js';
 import { requireCompanyStages, requireTeamLists, resolveTagRefs } from './companies.references.js';
 import * as repo from './companies.repository.js';
 import type { CompanyMassAction, LookupBody } from './companies.schemas.js';
@@ -39,7 +45,7 @@ const UNIQUE_FIELDS: Record<string, 'ln_id' | 'linkedin' | 'domain' | 'name'> = 
 const RETRYABLE = new Set(['40P01', '40001', '23505']);
 const lower = (uuids: string[]) => [...new Set(uuids.map((uuid) => uuid.toLowerCase()))];
 
-export function createCompaniesService(deps: { db: Database }) {
+export function createCompaniesService(deps: { db: Database; config: Pick<Config, 'massActionSyncLimit'> }) {
   const { db } = deps;
 
   const definitionsOf = (executor: Executor, teamId: number) =>
@@ -227,14 +233,32 @@ export function createCompaniesService(deps: { db: Database }) {
       return result;
     },
 
+    /**
+     * Up to the synchronous limit the action runs in the request; above it a bulk operation is
+     * queued and returned (202), as for contact mass actions.
+     */
     async massAction(
-      teamId: number,
+      actor: { teamId: number; userId: number },
       body: { type: CompanyMassAction; payload?: MassActionPayload | null; filter: Record<string, unknown> },
     ) {
-      const affected = await db
-        .transaction()
-        .execute((trx) => runCompanyMassAction(trx, teamId, body.type, body.payload ?? {}, body.filter));
-      return { affected };
+      const { teamId } = actor;
+      const action = await prepareCompanyMassAction(db, teamId, body.type, body.payload ?? {});
+      const where = await compileMassActionFilter(db, teamId, body.filter);
+      const selected = await repo.countCompaniesWhere(db, teamId, where);
+      if (selected > deps.config.massActionSyncLimit) {
+        const operation = await db.transaction().execute((trx) =>
+          queueBulkOperation(trx, {
+            teamId,
+            userId: actor.userId,
+            type: action.type,
+            filter: body.filter,
+            payload: action.payload,
+          }),
+        );
+        return { queued: true as const, body: { affected: null, operation } };
+      }
+      const affected = await db.transaction().execute((trx) => action.apply(trx, where));
+      return { queued: false as const, body: { affected, operation: null } };
     },
   };
 

@@ -7,7 +7,7 @@ import type { Database, Executor } from '../../db/database.js';
 import { AppError, invalidField } from '../../lib/errors.js';
 import type { FilterSpec } from '../../lib/filter.js';
 import { isUuid } from '../../lib/ids.js';
-import type { BulkOperationRunner } from '../bulk-operations/bulk-operations.jobs.js';
+import { applyInBatches, type BulkOperationRunner } from '../bulk-operations/bulk-operations.jobs.js';
 import { coerceCustomFieldValue } from '../custom-fields/custom-field-values.js';
 import { selectCustomFieldDefinitions } from '../custom-fields/custom-fields.repository.js';
 import { selectExistingTagUuids } from '../tags/tags.repository.js';
@@ -212,15 +212,15 @@ export function massActionWhere(spec: FilterSpec, selection: unknown): RawBuilde
 }
 
 /**
- * Runs stored contact mass actions in batches of contacts taken in uuid order, each batch in its own
- * short transaction that also records its progress. A batch is never larger than what a request may
- * change synchronously (and at most 5,000 contacts), which keeps row locks short.
+ * Runs stored contact mass actions in batches of contacts (bulk-operations' applyInBatches). A batch is
+ * never larger than what a request may change synchronously (and at most 5,000 contacts), which keeps
+ * row locks short.
  */
 export function leadMassActionRunner(deps: {
   db: Database;
   config: Pick<Config, 'massActionSyncLimit'>;
 }): BulkOperationRunner {
-  const BATCH = Math.min(5000, deps.config.massActionSyncLimit);
+  const batchSize = Math.min(5000, deps.config.massActionSyncLimit);
   return {
     types: MASS_ACTION_TYPES,
     async run(operation, progress) {
@@ -228,27 +228,13 @@ export function leadMassActionRunner(deps: {
       const payload = (operation.payload ?? {}) as Record<string, unknown>;
       const action = await prepareMassAction(deps.db, teamId, operation.type, payload);
       const where = massActionWhere(await loadLeadFilterSpec(deps.db, teamId), operation.filter);
-      let after: string | null = null;
-      for (;;) {
-        const batch: string[] = await deps.db.transaction().execute(async (trx) => {
-          const cursor = after === null ? sql<SqlBool>`true` : sql<SqlBool>`l.uuid > ${after}::uuid`;
-          const rows = await sql<{ uuid: string }>`
-            select l.uuid from leads l where ${teamScope(teamId, where)} and ${cursor}
-            order by l.uuid limit ${BATCH}
-          `.execute(trx);
-          const uuids = rows.rows.map((row) => row.uuid);
-          if (uuids.length === 0) return uuids;
-          const affected = await action.apply(
-            trx,
-            teamId,
-            sql<SqlBool>`${where} and l.uuid = any(${uuids}::uuid[])`,
-          );
-          await progress(trx, affected);
-          return uuids;
-        });
-        if (batch.length < BATCH) return;
-        after = batch.at(-1)!;
-      }
+      await applyInBatches(
+        deps.db,
+        { table: 'leads', alias: 'l', teamId, where },
+        batchSize,
+        (trx, batch) => action.apply(trx, teamId, batch),
+        progress,
+      );
     },
   };
 }
