@@ -3,7 +3,9 @@
 // and ratios against a baseline measured in the same run, because machines here are noisy.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type autocannon from 'autocannon';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
@@ -153,6 +155,50 @@ export async function load(options: {
     errors: result.errors,
     non2xx: result.non2xx,
   };
+}
+
+// Runs in a worker thread: POSTs every body (N at a time) and reports the elapsed milliseconds.
+const POST_ALL_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { url, headers, bodies, concurrency, expectItems } = workerData;
+(async () => {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < bodies.length) {
+      const res = await fetch(url, { method: 'POST', headers, body: bodies[next++] });
+      const text = await res.text();
+      if (res.status >= 300) throw new Error('POST ' + url + ' -> ' + res.status + ': ' + text.slice(0, 300));
+      if (expectItems !== undefined && JSON.parse(text).length !== expectItems) {
+        throw new Error('POST ' + url + ' answered fewer than ' + expectItems + ' items');
+      }
+    }
+  }));
+  parentPort.postMessage({ ms: performance.now() - started });
+})().catch((error) => parentPort.postMessage({ error: String((error && error.stack) || error) }));
+`;
+
+/**
+ * POSTs pre-serialised bodies from a worker thread, `concurrency` at a time, and resolves with the
+ * elapsed milliseconds. Serialising requests and parsing megabyte responses on the server's own
+ * event loop would bill the client's work to the server.
+ */
+export async function postAllFromWorker(options: {
+  url: string;
+  headers: Record<string, string>;
+  bodies: string[];
+  concurrency: number;
+  /** Each response must be a JSON array of this many items. */
+  expectItems?: number;
+}): Promise<number> {
+  const worker = new Worker(POST_ALL_WORKER, { eval: true, workerData: options });
+  try {
+    const [message] = (await once(worker, 'message')) as [{ ms?: number; error?: string }];
+    if (message.error !== undefined) throw new Error(message.error);
+    return message.ms!;
+  } finally {
+    await worker.terminate();
+  }
 }
 
 export function median(values: number[]): number {
