@@ -13,15 +13,18 @@ export type LeadRow = Omit<Selectable<LeadsTable>, 'search_text'> & { search_tex
 export type PresentedLead = Static<typeof Lead>;
 
 /** The row's text statuses and jsonb arrays are typed loosely in the table; the wire types name their values. */
-export function presentLead(
+/** `extra` fields (create_status, upsert_status) go into the same copy: responses of 1000 contacts add up. */
+export function presentLead<E extends Record<string, unknown> = Record<never, never>>(
   row: LeadRow,
   definitions: Pick<CustomFieldDefinition, 'uuid' | 'name'>[],
-): PresentedLead {
+  extra?: E,
+): PresentedLead & E {
   const { search_text: _searchText, custom_fields, ...rest } = row;
   return {
     ...rest,
     linkedin_url: linkedInProfileUrl(row.linkedin),
     sales_navigator_url: salesNavigatorUrl(row.sn_id),
     custom_fields: customFieldsByName(definitions, custom_fields),
-  } as PresentedLead;
+    ...extra,
+  } as PresentedLead & E;
 }

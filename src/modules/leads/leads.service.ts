@@ -73,13 +73,13 @@ export function createLeadsService(deps: { db: Database; config: Config }) {
     async createLeads(actor: Actor, body: { list_uuid: string; leads: Record<string, unknown>[] }) {
       const definitions = await definitionsOf(actor.teamId);
       const results = await createLeads(db, actor, definitions, body);
-      return results.map(({ row, status }) => ({ ...presentLead(row, definitions), create_status: status }));
+      return results.map(({ row, status }) => presentLead(row, definitions, { create_status: status }));
     },
 
     async upsertLead(actor: Actor, body: UpsertBody) {
       const definitions = await definitionsOf(actor.teamId);
       const { row, status } = await upsertLead(db, actor, definitions, body);
-      return { ...presentLead(row, definitions), upsert_status: status };
+      return presentLead(row, definitions, { upsert_status: status });
     },
 
     async getLead(teamId: number, uuid: string) {
