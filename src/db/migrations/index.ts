@@ -10,6 +10,7 @@ import * as crmSettings from './0130_crm_settings.js';
 import * as files from './0200_files.js';
 import * as eventsWebhooks from './0300_events_webhooks.js';
 import * as retention from './0400_retention.js';
+import * as webhookSecretRotation from './0410_webhook_secret_rotation.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_identity': identity,
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '0200_files': files,
   '0300_events_webhooks': eventsWebhooks,
   '0400_retention': retention,
+  '0410_webhook_secret_rotation': webhookSecretRotation,
 };

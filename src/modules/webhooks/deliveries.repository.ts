@@ -3,6 +3,7 @@ import type { Executor } from '../../db/database.js';
 import { compileFilter, type FilterSpec } from '../../lib/filter.js';
 import { orderByClause, type PageRequest, type SortSpec } from '../../lib/pagination.js';
 import { EVENT_NAMES } from '../events/events.catalog.js';
+import { activePreviousSecret } from './webhooks.repository.js';
 import type { DeliveryStatus, RequestMethod, WebhookStatus } from './webhooks.tables.js';
 
 export const DELIVERY_STATUSES = ['pending', 'retrying', 'succeeded', 'failed', 'canceled'] as const;
@@ -87,6 +88,7 @@ export type DeliveryContext = {
   target_url: string;
   request_method: RequestMethod;
   secret: string;
+  previous_secret: string | null;
   event_uuid: string;
   event_name: string;
   occurred_at: Date;
@@ -99,7 +101,7 @@ export type DeliveryContext = {
 export async function selectDeliveryContexts(db: Executor, teamId: number, uuids: string[]) {
   const result = await sql<DeliveryContext>`
     select d.uuid, d.attempt, d.status, w.uuid as webhook_uuid, w.status as webhook_status, w.target_url,
-      w.request_method, w.secret, e.uuid as event_uuid, e.name as event_name, e.occurred_at, e.team_id,
+      w.request_method, w.secret, ${activePreviousSecret('w')} as previous_secret, e.uuid as event_uuid, e.name as event_name, e.occurred_at, e.team_id,
       e.payload::text as payload
     from webhook_deliveries d
     join webhooks w on w.team_id = d.team_id and w.uuid = d.webhook_uuid

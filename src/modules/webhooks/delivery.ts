@@ -106,6 +106,7 @@ export function createDelivery(deps: DeliveryDeps) {
           method: context.request_method,
           messageId: context.event_uuid,
           secret: context.secret,
+          previousSecret: context.previous_secret,
           body: eventBody(context),
           maxBodyBytes: RESPONSE_EXCERPT_BYTES,
         }),

@@ -26,6 +26,8 @@ export type SignedRequest = {
   /** The webhook-id header: the event uuid, the same on every attempt so receivers can deduplicate. */
   messageId: string;
   secret: string;
+  /** During a secret rotation: a second signature, made with the previous secret. */
+  previousSecret?: string | null;
   body: string;
   /** Bytes of the response body to keep; the rest is discarded. */
   maxBodyBytes: number;
@@ -175,7 +177,10 @@ export function createWebhookClient(options: WebhookClientOptions) {
             'user-agent': `Leadflow-Webhooks/${version}`,
             'webhook-id': signed.messageId,
             'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
-            'webhook-signature': sign(signed.secret, signed.messageId, timestamp, signed.body),
+            // Standard Webhooks: space-separated signatures; a receiver accepts any one it can verify.
+            'webhook-signature': [signed.secret, ...(signed.previousSecret ? [signed.previousSecret] : [])]
+              .map((secret) => sign(secret, signed.messageId, timestamp, signed.body))
+              .join(' '),
           },
           body: signed.body,
           signal: AbortSignal.timeout(timeoutMs),

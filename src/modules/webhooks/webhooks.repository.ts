@@ -20,6 +20,7 @@ export const WEBHOOK_COLUMNS = [
   'last_error',
   'last_error_at',
   'last_success_at',
+  'previous_secret_expires_at',
   'created_at',
   'updated_at',
 ] as const;
@@ -80,14 +81,44 @@ export async function selectWebhook(db: Executor, teamId: number, uuid: string) 
     .executeTakeFirst();
 }
 
-export async function selectWebhookSecret(db: Executor, teamId: number, uuid: string) {
-  const row = await db
+/** The previous secret of webhooks `alias` while it still signs (during a rotation), else null. */
+export function activePreviousSecret(alias: string) {
+  const w = sql.raw(alias);
+  return sql<string | null>`case when ${w}.previous_secret_expires_at > now() then ${w}.previous_secret end`;
+}
+
+export async function selectWebhookSecrets(db: Executor, teamId: number, uuid: string) {
+  return db
     .selectFrom('webhooks')
-    .select('secret')
+    .select(['secret', activePreviousSecret('webhooks').as('previous_secret')])
     .where('team_id', '=', teamId)
     .where('uuid', '=', uuid)
     .executeTakeFirst();
-  return row?.secret;
+}
+
+/**
+ * Replaces the secret. The old one keeps signing until `previousExpiresAt` (null: it stops at once).
+ * Rotating again during a rotation drops the oldest secret.
+ */
+export async function rotateWebhookSecret(
+  db: Executor,
+  teamId: number,
+  uuid: string,
+  secret: string,
+  previousExpiresAt: Date | null,
+) {
+  return db
+    .updateTable('webhooks')
+    .set({
+      previous_secret: previousExpiresAt ? sql<string>`webhooks.secret` : null,
+      previous_secret_expires_at: previousExpiresAt,
+      secret,
+      updated_at: new Date(),
+    })
+    .where('team_id', '=', teamId)
+    .where('uuid', '=', uuid)
+    .returning(WEBHOOK_COLUMNS)
+    .executeTakeFirst();
 }
 
 export type NewWebhook = {

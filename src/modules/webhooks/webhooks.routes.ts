@@ -11,6 +11,8 @@ import {
   DeliveryPage,
   DeliveryParams,
   EventCatalog,
+  RotatedWebhook,
+  RotateSecretBody,
   TestWebhookBody,
   TestWebhookResult,
   UpdateWebhookBody,
@@ -26,7 +28,8 @@ const plainJson = () => (data: unknown) => JSON.stringify(data);
 
 const SIGNING =
   'Deliveries are signed per Standard Webhooks (headers webhook-id = event_uuid, webhook-timestamp, ' +
-  'webhook-signature); verify them with any Standard Webhooks library and the secret returned on create.';
+  'webhook-signature); verify them with any Standard Webhooks library and the secret returned on create ' +
+  '(or by POST /integrations/api/webhooks/{uuid}/rotate-secret).';
 
 export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksService }> = async (
   app,
@@ -127,6 +130,29 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
       },
     },
     async (request) => webhooks.updateWebhook(authOf(request).teamId, request.params.uuid, request.body),
+  );
+
+  app.post(
+    '/integrations/api/webhooks/:uuid/rotate-secret',
+    {
+      schema: {
+        tags,
+        operationId: 'rotateWebhookSecret',
+        summary: 'Rotate the signing secret',
+        description:
+          'Issues a new secret and shows it once. Until previous_secret_expires_at every delivery carries two ' +
+          'signatures in webhook-signature, one per secret, so a receiver verifies with either while it ' +
+          'switches to the new one (Standard Webhooks verifiers accept any matching signature).',
+        params: UuidParams,
+        body: RotateSecretBody,
+        response: { 200: RotatedWebhook },
+      },
+      // The body is optional: a bare POST rotates with the defaults.
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
+    },
+    async (request) => webhooks.rotateSecret(authOf(request).teamId, request.params.uuid, request.body),
   );
 
   app.delete(

@@ -44,6 +44,11 @@ const webhookFields = {
   last_error: Nullable(Type.String({ description: 'The most recent delivery error' })),
   last_error_at: Nullable(DateTime('When that error happened')),
   last_success_at: Nullable(DateTime('When a delivery last succeeded')),
+  previous_secret_expires_at: Nullable(
+    DateTime(
+      'After a secret rotation: until then deliveries also carry a signature made with the previous secret',
+    ),
+  ),
   created_at: DateTime(),
   updated_at: DateTime(),
 };
@@ -62,6 +67,25 @@ export const CreatedWebhook = Type.Object({
   data: Type.Object(webhookFields, {
     description: 'The same webhook again, for clients that read the created record from `data`',
   }),
+});
+
+export const RotatedWebhook = Type.Object({
+  ...webhookFields,
+  secret: Type.String({
+    description: 'The new signing secret (whsec_ + base64). Shown only in this response',
+  }),
+});
+
+export const RotateSecretBody = Type.Object({
+  previous_secret_ttl_seconds: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 7 * 86_400,
+      description:
+        'How long deliveries keep a second signature made with the previous secret (default 86400, one ' +
+        'day; at most 7 days; 0 drops the previous secret at once, e.g. after a leak)',
+    }),
+  ),
 });
 
 export const CreateWebhookBody = Type.Object({

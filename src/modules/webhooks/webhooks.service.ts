@@ -17,10 +17,16 @@ import { BlockedTargetError } from './ssrf.js';
 import { createWebhookClient, InvalidTargetError } from './webhook-client.js';
 import { compileWebhookFilters, hasContactKeys, type WebhookFilters } from './webhook-filters.js';
 import * as repo from './webhooks.repository.js';
-import type { CreateWebhookBody, TestWebhookBody, UpdateWebhookBody } from './webhooks.schemas.js';
+import type {
+  CreateWebhookBody,
+  RotateSecretBody,
+  TestWebhookBody,
+  UpdateWebhookBody,
+} from './webhooks.schemas.js';
 
 /** The test endpoint keeps this much of the target's response body. */
 const TEST_BODY_LIMIT = 64 * 1024;
+const DEFAULT_PREVIOUS_SECRET_TTL_SECONDS = 86_400;
 
 export type WebhooksDeps = {
   db: Database;
@@ -114,6 +120,19 @@ export function createWebhooksService(deps: WebhooksDeps) {
       return webhook;
     },
 
+    /**
+     * A new signing secret, shown once. The old one keeps signing deliveries next to it for
+     * `previous_secret_ttl_seconds` (default a day) so receivers can switch without a gap.
+     */
+    async rotateSecret(teamId: number, uuid: string, body: Static<typeof RotateSecretBody>) {
+      const ttlSeconds = body.previous_secret_ttl_seconds ?? DEFAULT_PREVIOUS_SECRET_TTL_SECONDS;
+      const secret = newSecret();
+      const expiresAt = ttlSeconds > 0 ? new Date(clock.now().getTime() + ttlSeconds * 1000) : null;
+      const webhook = await repo.rotateWebhookSecret(db, teamId, uuid, secret, expiresAt);
+      if (!webhook) throw notFound('Webhook');
+      return { ...webhook, secret };
+    },
+
     async deleteWebhook(teamId: number, uuid: string) {
       if (!(await repo.deleteWebhook(db, teamId, uuid))) throw notFound('Webhook');
     },
@@ -121,11 +140,14 @@ export function createWebhooksService(deps: WebhooksDeps) {
     /** Sends a sample of the event to the target now, signed, and reports the response. Stores nothing. */
     async testWebhook(teamId: number, body: Static<typeof TestWebhookBody>) {
       const event = body.event as EventName;
-      let secret = newSecret();
+      let secrets: { secret: string; previous_secret: string | null } = {
+        secret: newSecret(),
+        previous_secret: null,
+      };
       if (body.uuid) {
-        const saved = await repo.selectWebhookSecret(db, teamId, body.uuid);
+        const saved = await repo.selectWebhookSecrets(db, teamId, body.uuid);
         if (!saved) throw notFound('Webhook');
-        secret = saved;
+        secrets = saved;
       }
       await checkTarget(body.target_url);
       await checkFilters(teamId, event, body.filters);
@@ -141,7 +163,8 @@ export function createWebhooksService(deps: WebhooksDeps) {
         url: body.target_url,
         method: body.request_method ?? 'POST',
         messageId: payload.event_uuid,
-        secret,
+        secret: secrets.secret,
+        previousSecret: secrets.previous_secret,
         body: JSON.stringify(payload),
         maxBodyBytes: TEST_BODY_LIMIT,
       });

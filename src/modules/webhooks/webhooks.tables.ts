@@ -16,6 +16,9 @@ export interface WebhooksTable {
   status: Defaulted<WebhookStatus>;
   /** Standard Webhooks signing secret, `whsec_` + base64. */
   secret: string;
+  /** The secret before the last rotation; deliveries carry its signature too until it expires. */
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
   disabled_reason: string | null;
   last_error: string | null;
   last_error_at: Date | null;
