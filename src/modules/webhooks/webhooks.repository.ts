@@ -97,21 +97,25 @@ export async function selectWebhookSecrets(db: Executor, teamId: number, uuid: s
 }
 
 /**
- * Replaces the secret. The old one keeps signing until `previousExpiresAt` (null: it stops at once).
- * Rotating again during a rotation drops the oldest secret.
+ * Replaces the secret. The old one keeps signing for `previousTtlSeconds` more (0: it stops at once),
+ * timed by the database clock that `activePreviousSecret` compares with. Rotating again during a
+ * rotation drops the oldest secret.
  */
 export async function rotateWebhookSecret(
   db: Executor,
   teamId: number,
   uuid: string,
   secret: string,
-  previousExpiresAt: Date | null,
+  previousTtlSeconds: number,
 ) {
+  const keep = previousTtlSeconds > 0;
   return db
     .updateTable('webhooks')
     .set({
-      previous_secret: previousExpiresAt ? sql<string>`webhooks.secret` : null,
-      previous_secret_expires_at: previousExpiresAt,
+      previous_secret: keep ? sql<string>`webhooks.secret` : null,
+      previous_secret_expires_at: keep
+        ? sql<Date>`now() + make_interval(secs => ${previousTtlSeconds})`
+        : null,
       secret,
       updated_at: new Date(),
     })

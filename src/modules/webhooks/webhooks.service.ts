@@ -127,8 +127,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
     async rotateSecret(teamId: number, uuid: string, body: Static<typeof RotateSecretBody>) {
       const ttlSeconds = body.previous_secret_ttl_seconds ?? DEFAULT_PREVIOUS_SECRET_TTL_SECONDS;
       const secret = newSecret();
-      const expiresAt = ttlSeconds > 0 ? new Date(clock.now().getTime() + ttlSeconds * 1000) : null;
-      const webhook = await repo.rotateWebhookSecret(db, teamId, uuid, secret, expiresAt);
+      const webhook = await repo.rotateWebhookSecret(db, teamId, uuid, secret, ttlSeconds);
       if (!webhook) throw notFound('Webhook');
       return { ...webhook, secret };
     },
