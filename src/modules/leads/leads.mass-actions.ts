@@ -72,6 +72,17 @@ async function update(trx: Executor, teamId: number, where: RawBuilder<SqlBool>,
   return Number(result.numAffectedRows ?? 0);
 }
 
+/** Moves the selected contacts to a list or stage; those already there are not touched (or counted). */
+function setReference(column: 'list_uuid' | 'pipeline_stage_uuid', uuid: string): PreparedAction['apply'] {
+  return (trx, team, where) =>
+    update(
+      trx,
+      team,
+      sql<SqlBool>`${where} and ${sql.ref(`l.${column}`)} <> ${uuid}::uuid`,
+      sql`${sql.ref(column)} = ${uuid}::uuid`,
+    );
+}
+
 /** Validates the payload of `type` against the team's records and returns the runnable action. */
 export async function prepareMassAction(
   db: Executor,
@@ -128,13 +139,7 @@ export async function prepareMassAction(
       return {
         type,
         payload: { list_uuid: list },
-        apply: (trx, team, where) =>
-          update(
-            trx,
-            team,
-            sql<SqlBool>`${where} and l.list_uuid <> ${list}::uuid`,
-            sql`list_uuid = ${list}::uuid`,
-          ),
+        apply: setReference('list_uuid', list),
       };
     }
     case 'contact_change_pipeline_stage': {
@@ -143,13 +148,7 @@ export async function prepareMassAction(
       return {
         type,
         payload: { pipeline_stage_uuid: stage },
-        apply: (trx, team, where) =>
-          update(
-            trx,
-            team,
-            sql<SqlBool>`${where} and l.pipeline_stage_uuid <> ${stage}::uuid`,
-            sql`pipeline_stage_uuid = ${stage}::uuid`,
-          ),
+        apply: setReference('pipeline_stage_uuid', stage),
       };
     }
     case 'contact_change_custom_field': {
