@@ -10,12 +10,22 @@ import type { CompaniesTable } from '../modules/companies/companies.tables.js';
 import type { CustomFieldsTable } from '../modules/custom-fields/custom-fields.tables.js';
 import type { EventsTable } from '../modules/events/events.tables.js';
 import type { FileExportsTable, FileImportsTable } from '../modules/files/files.tables.js';
+import type {
+  FlowConversionDeltasTable,
+  FlowLeadCountDeltasTable,
+  FlowLeadsTable,
+  FlowsTable,
+  FlowVersionsTable,
+  FlowWorkspacesTable,
+} from '../modules/flows/flows.tables.js';
 import type { IdentityTables } from '../modules/identity/identity.tables.js';
 import type { LeadCountDeltasTable, LeadsTable, LeadTombstonesTable } from '../modules/leads/leads.tables.js';
 import type { ListsTable } from '../modules/lists/lists.tables.js';
 import type { NotesTable } from '../modules/notes/notes.tables.js';
 import type { PipelineStagesTable } from '../modules/pipeline-stages/pipeline-stages.tables.js';
+import type { SenderProfilesTable } from '../modules/senders/senders.tables.js';
 import type { TagsTable } from '../modules/tags/tags.tables.js';
+import type { TaskCountDeltasTable, TasksTable } from '../modules/tasks/tasks.tables.js';
 import type { WebhookDeliveriesTable, WebhooksTable } from '../modules/webhooks/webhooks.tables.js';
 
 export interface DB extends IdentityTables, JobsTables {
@@ -36,4 +46,13 @@ export interface DB extends IdentityTables, JobsTables {
   webhook_deliveries: WebhookDeliveriesTable;
   file_imports: FileImportsTable;
   file_exports: FileExportsTable;
+  sender_profiles: SenderProfilesTable;
+  flow_workspaces: FlowWorkspacesTable;
+  flows: FlowsTable;
+  flow_versions: FlowVersionsTable;
+  flow_leads: FlowLeadsTable;
+  flow_lead_count_deltas: FlowLeadCountDeltasTable;
+  flow_conversion_deltas: FlowConversionDeltasTable;
+  tasks: TasksTable;
+  task_count_deltas: TaskCountDeltasTable;
 }

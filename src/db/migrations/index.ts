@@ -11,6 +11,7 @@ import * as files from './0200_files.js';
 import * as eventsWebhooks from './0300_events_webhooks.js';
 import * as retention from './0400_retention.js';
 import * as webhookSecretRotation from './0410_webhook_secret_rotation.js';
+import * as automation from './0500_automation.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_identity': identity,
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '0300_events_webhooks': eventsWebhooks,
   '0400_retention': retention,
   '0410_webhook_secret_rotation': webhookSecretRotation,
+  '0500_automation': automation,
 };

@@ -1,0 +1,90 @@
+// How the rest of the product moves enrollments without knowing the engine's internals: end them,
+// wake them, release a hold, switch a flow's rows on or off. Every function is set-based (one
+// statement for any number of rows), runs in the caller's transaction, and leaves the enrollment in a
+// state the engine understands - the engine then takes it from there on its next claim.
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import type { Executor } from '../../db/database.js';
+import type { EnrollmentStatus } from '../flows/flows.tables.js';
+
+/** Enrollments of one team: by uuid, or any condition over the alias `fl` (flow_leads). */
+export type EnrollmentSelection = { uuids: string[] } | { where: RawBuilder<SqlBool> };
+
+function condition(selection: EnrollmentSelection): RawBuilder<SqlBool> {
+  return 'uuids' in selection ? sql<SqlBool>`fl.uuid = any(${selection.uuids}::uuid[])` : selection.where;
+}
+
+/**
+ * Ends the selected live (in_progress or paused) enrollments with `status` and `reason`, and cancels
+ * their pending tasks in the same statement, so nothing planned for them is ever executed. Returns
+ * the number of enrollments ended. Ended enrollments are left alone (their first reason stands).
+ */
+export async function endEnrollments(
+  db: Executor,
+  teamId: number,
+  selection: EnrollmentSelection,
+  status: Extract<EnrollmentStatus, 'finished' | 'canceled' | 'failed'>,
+  reason: string,
+): Promise<number> {
+  const result = await sql<{ ended: number }>`
+    with ended as (
+      update flow_leads fl set status = ${status}, reason = ${reason}, next_run_at = null, wait = null,
+        finished_at = now(), updated_at = now(), claim_token = claim_token + 1
+      where fl.team_id = ${teamId} and fl.status in ('in_progress', 'paused') and ${condition(selection)}
+      returning fl.uuid
+    ),
+    canceled as (
+      update tasks t set status = 'canceled', error_msg = coalesce(t.error_msg, ${reason}), updated_at = now()
+      from ended e
+      where t.team_id = ${teamId} and t.flow_lead_uuid = e.uuid and t.status = 'in_progress'
+      returning 1
+    )
+    select (select count(*) from ended)::int as ended, (select count(*) from canceled)::int as canceled
+  `.execute(db);
+  return result.rows[0]?.ended ?? 0;
+}
+
+/**
+ * Asks the engine to look at the selected in_progress enrollments now (after a task of theirs was
+ * completed, skipped or retried by hand, or a hold was released). Returns the number woken.
+ */
+export async function wakeEnrollments(
+  db: Executor,
+  teamId: number,
+  selection: EnrollmentSelection,
+): Promise<number> {
+  const result = await sql`
+    update flow_leads fl set next_run_at = now(), updated_at = now()
+    where fl.team_id = ${teamId} and fl.status = 'in_progress' and ${condition(selection)}
+  `.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/**
+ * Releases the selected enrollments held at a `util_hodor` node (continue-automation). Returns the
+ * number released; 0 means nothing was held.
+ */
+export async function releaseHolds(
+  db: Executor,
+  teamId: number,
+  selection: EnrollmentSelection,
+): Promise<number> {
+  const result = await sql`
+    update flow_leads fl set wait = fl.wait || '{"released": true}'::jsonb, next_run_at = now(),
+      updated_at = now()
+    where fl.team_id = ${teamId} and fl.status = 'in_progress' and fl.wait ->> 'kind' = 'hold'
+      and not coalesce((fl.wait ->> 'released')::boolean, false) and ${condition(selection)}
+  `.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/**
+ * Mirrors a flow's status onto its enrollments (the claim index holds only rows of running flows).
+ * Call in the transaction that changes the flow's status.
+ */
+export async function setFlowActive(db: Executor, teamId: number, flowUuid: string, active: boolean) {
+  await sql`
+    update flow_leads set flow_active = ${active}
+    where team_id = ${teamId} and flow_uuid = ${flowUuid} and flow_active <> ${active}
+      and status in ('in_progress', 'paused')
+  `.execute(db);
+}
