@@ -5,9 +5,15 @@ import type {
   CompaniesBlacklistTable,
   LeadsBlacklistTable,
 } from '../modules/blacklists/blacklists.tables.js';
+import type { LinkedinBrowsersTable } from '../modules/browsers/browsers.tables.js';
 import type { BulkOperationsTable } from '../modules/bulk-operations/bulk-operations.tables.js';
 import type { CompaniesTable } from '../modules/companies/companies.tables.js';
 import type { CustomFieldsTable } from '../modules/custom-fields/custom-fields.tables.js';
+import type {
+  LeadSignalsTable,
+  SandboxLinkedinActionsTable,
+  SenderChannelStateTable,
+} from '../modules/engine/engine.tables.js';
 import type { EventsTable } from '../modules/events/events.tables.js';
 import type { FileExportsTable, FileImportsTable } from '../modules/files/files.tables.js';
 import type {
@@ -55,4 +61,8 @@ export interface DB extends IdentityTables, JobsTables {
   flow_conversion_deltas: FlowConversionDeltasTable;
   tasks: TasksTable;
   task_count_deltas: TaskCountDeltasTable;
+  linkedin_browsers: LinkedinBrowsersTable;
+  sender_channel_state: SenderChannelStateTable;
+  lead_signals: LeadSignalsTable;
+  sandbox_linkedin_actions: SandboxLinkedinActionsTable;
 }

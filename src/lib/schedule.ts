@@ -1,6 +1,6 @@
 // The weekly schedule of flows and sender profiles: wall-clock minute ranges per weekday in an IANA
 // time zone. Pure data and checks here; the engine's time maths (windows, DST) builds on it.
-import { IANAZone } from 'luxon';
+import { DateTime, IANAZone } from 'luxon';
 import { AppError } from './errors.js';
 
 export type TimeBlock = {
@@ -57,4 +57,93 @@ export function assertValidSchedule(schedule: Schedule, path = 'schedule'): void
   const problems = scheduleProblems(schedule, path);
   const first = Object.values(problems)[0]?.[0];
   if (first) throw new AppError('validation_error', first, problems);
+}
+
+// ---- time maths over a schedule (pure: every function takes the instant it reasons about) ----
+
+export type Window = { start: Date; end: Date };
+
+const MINUTES_PER_DAY = 1440;
+
+/** The local date (yyyy-mm-dd) of `at` in `zone`. */
+export function localDate(at: Date, zone: string): string {
+  return DateTime.fromJSDate(at, { zone }).toISODate() as string;
+}
+
+/**
+ * The instant of local wall-clock `minutes` after midnight of `isoDate` in `zone`; 1440 is the next
+ * midnight. A wall-clock time that does not exist (inside a spring-forward gap) becomes the first
+ * instant after the gap.
+ */
+function localInstant(isoDate: string, minutes: number, zone: string): Date {
+  const day = DateTime.fromISO(isoDate, { zone });
+  if (minutes >= MINUTES_PER_DAY)
+    return DateTime.fromISO(isoDate, { zone }).plus({ days: 1 }).startOf('day').toJSDate();
+  const hour = Math.floor(minutes / 60);
+  const minute = minutes % 60;
+  let at = day.set({ hour, minute, second: 0, millisecond: 0 });
+  if (at.hour === hour && at.minute === minute) return at.toJSDate();
+  // Luxon moved the missing time forward by the gap's length; walk back to where the gap ends.
+  const wanted = hour * 60 + minute;
+  const wallMinutes = (t: DateTime) => (t.toISODate() === isoDate ? t.hour * 60 + t.minute : -1);
+  while (wallMinutes(at.minus({ minutes: 1 })) >= wanted) at = at.minus({ minutes: 1 });
+  return at.toJSDate();
+}
+
+/**
+ * The open windows of `schedule` on the local date `isoDate` of its time zone, in order, overlapping
+ * and touching blocks merged. DST-correct: a window's instants are wall-clock times of that day.
+ */
+export function windowsOn(schedule: Schedule, isoDate: string, zone = schedule.timezone): Window[] {
+  const dow = DateTime.fromISO(isoDate, { zone }).weekday % 7; // luxon: 1 = Monday ... 7 = Sunday
+  const blocks = schedule.timeblocks
+    .filter((block) => block.dow === dow && block.min < block.max)
+    .sort((a, b) => a.min - b.min);
+  const merged: Array<{ min: number; max: number }> = [];
+  for (const block of blocks) {
+    const last = merged[merged.length - 1];
+    if (last && block.min <= last.max) last.max = Math.max(last.max, block.max);
+    else merged.push({ min: block.min, max: block.max });
+  }
+  return merged
+    .map((block) => ({
+      start: localInstant(isoDate, block.min, zone),
+      end: localInstant(isoDate, block.max, zone),
+    }))
+    .filter((window) => window.start < window.end);
+}
+
+/**
+ * The first instant at or after `from` inside a window of `schedule` (in `zone`, the schedule's own by
+ * default), or null when the schedule has no window at all.
+ */
+export function nextOpenInstant(schedule: Schedule, from: Date, zone = schedule.timezone): Date | null {
+  let day = DateTime.fromJSDate(from, { zone }).startOf('day');
+  // A week plus a day covers every weekday even when `from` is late on its day.
+  for (let i = 0; i < 9; i += 1) {
+    for (const window of windowsOn(schedule, day.toISODate() as string, zone)) {
+      if (window.end > from) return window.start > from ? window.start : from;
+    }
+    day = day.plus({ days: 1 });
+  }
+  return null;
+}
+
+/** Whether `at` lies inside a window of `schedule` (in `zone`). */
+export function isOpenAt(schedule: Schedule, at: Date, zone = schedule.timezone): boolean {
+  return nextOpenInstant(schedule, at, zone)?.getTime() === at.getTime();
+}
+
+/**
+ * `from` plus a delay: whole days are calendar days in `zone` (09:00 stays 09:00 across a DST
+ * change), anything else is exact seconds.
+ */
+export function addDelay(from: Date, seconds: number, zone: string): Date {
+  if (seconds <= 0) return from;
+  if (seconds % 86_400 === 0) {
+    return DateTime.fromJSDate(from, { zone })
+      .plus({ days: seconds / 86_400 })
+      .toJSDate();
+  }
+  return new Date(from.getTime() + seconds * 1000);
 }

@@ -12,6 +12,7 @@ import * as eventsWebhooks from './0300_events_webhooks.js';
 import * as retention from './0400_retention.js';
 import * as webhookSecretRotation from './0410_webhook_secret_rotation.js';
 import * as automation from './0500_automation.js';
+import * as engine from './0600_engine.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_identity': identity,
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '0400_retention': retention,
   '0410_webhook_secret_rotation': webhookSecretRotation,
   '0500_automation': automation,
+  '0600_engine': engine,
 };

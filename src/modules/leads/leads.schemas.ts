@@ -78,6 +78,7 @@ export const Lead = Type.Object(
     status: enumOf(LEAD_STATUSES, 'Record status'),
     linkedin_status: enumOf(LINKEDIN_STATUSES, 'LinkedIn data status'),
     email_status: enumOrNull(EMAIL_STATUSES, 'E-mail status'),
+    timezone: str('IANA time zone of the contact (automations with use_lead_timezone plan its steps in it)'),
     is_blacklisted: Type.Boolean({
       description: 'A blacklist entry matches the contact; mass actions and automations skip it',
     }),

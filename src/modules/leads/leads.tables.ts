@@ -57,6 +57,8 @@ export interface LeadsTable {
   status: Defaulted<string>;
   linkedin_status: Defaulted<string>;
   email_status: string | null;
+  /** IANA zone of the contact (schedules with use_lead_timezone plan in it); null = unknown. */
+  timezone: string | null;
   is_blacklisted: Defaulted<boolean>;
   last_automation_approve_at: Date | null;
   created_at: CreatedAt;

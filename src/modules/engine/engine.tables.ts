@@ -1,0 +1,55 @@
+import type { Generated } from 'kysely';
+import type { Defaulted, Json, NullableJson, UpdatedAt } from '../../db/column-types.js';
+
+export type Channel = 'linkedin' | 'email';
+
+export interface SenderChannelStateTable {
+  team_id: number;
+  sender_profile_uuid: string;
+  channel: Channel;
+  next_dispatch_at: Date | null;
+  next_slot_at: Date | null;
+  /** action type → ISO instant it is paused until */
+  paused_until: Json<Record<string, string>>;
+  /** flow uuid → ISO instant it was last served */
+  flow_turns: Json<Record<string, string>>;
+  actions_done: Defaulted<number>;
+  claim_token: Defaulted<number>;
+  updated_at: UpdatedAt;
+}
+
+export type SignalKind =
+  | 'connection_accepted'
+  | 'linkedin_replied'
+  | 'linkedin_inmail_replied'
+  | 'email_replied'
+  | 'email_opened'
+  | 'link_clicked'
+  | 'email_bounced'
+  | 'email_unsubscribed';
+
+export interface LeadSignalsTable {
+  team_id: number;
+  id: Generated<number>;
+  lead_uuid: string;
+  sender_profile_uuid: string | null;
+  kind: SignalKind;
+  occurred_at: Date;
+  external_key: string | null;
+  payload: NullableJson<Record<string, unknown>>;
+}
+
+export interface SandboxLinkedinActionsTable {
+  team_id: number;
+  id: Generated<number>;
+  seat_id: number | null;
+  sender_profile_uuid: string;
+  lead_uuid: string;
+  action: string;
+  task_uuid: string | null;
+  text: string | null;
+  performed_at: Date;
+  response: 'accept' | 'reply' | null;
+  respond_at: Date | null;
+  responded_at: Date | null;
+}
