@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { Services } from './deps.js';
 import { registerAuth } from './http/auth.js';
+import { registerClosedBodies } from './http/closed-bodies.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { registerOpenApi } from './http/openapi.js';
 import { createMetricsRegistry, registerOperations } from './http/operations.js';
@@ -65,6 +66,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return parseJson(request, text, done);
   });
   registerErrorHandling(app);
+  registerClosedBodies(app);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();

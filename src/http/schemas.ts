@@ -77,17 +77,20 @@ export const ListQuery = (filterFields: string[] = [], extra: Record<string, TSc
 
 /** Body of a POST search/list: the same parameters as JSON. */
 export const SearchBody = (filterFields: string[] = [], extra: Record<string, TSchema> = {}) =>
-  Type.Object({
-    ...pageFields,
-    filter: Type.Optional(
-      Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], {
-        description: filterDescription(filterFields),
-      }),
-    ),
-    disable_aggregation: Type.Optional(
-      Type.Boolean({ description: 'Accepted for compatibility; has no effect' }),
-    ),
-    ...extra,
-  });
+  Type.Object(
+    {
+      ...pageFields,
+      filter: Type.Optional(
+        Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], {
+          description: filterDescription(filterFields),
+        }),
+      ),
+      disable_aggregation: Type.Optional(
+        Type.Boolean({ description: 'Accepted for compatibility; has no effect' }),
+      ),
+      ...extra,
+    },
+    { additionalProperties: false },
+  );
 
 export const NoContent = Type.Null({ description: 'No content' });

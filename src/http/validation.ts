@@ -1,5 +1,8 @@
 // Request validation. Bodies are JSON and validated strictly (a string where a number belongs is a
 // 422, not silently converted); query strings, path params and headers are text and get coerced.
+// Ajv's errors are rewritten into sentences a person would write: "order_type must be one of asc, desc",
+// "The colour field is not accepted here. Accepted fields: name, color." - never Ajv's own wording for
+// unions ("must be equal to constant", "must match a schema in anyOf").
 
 import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
@@ -15,6 +18,8 @@ function makeAjv(options: Options): Ajv {
     useDefaults: true,
     removeAdditional: false,
     allErrors: true,
+    // Errors carry their schema, so messages can list accepted fields and union alternatives.
+    verbose: true,
     ...options,
   });
   addFormats(ajv);
@@ -36,6 +41,79 @@ const PART_NAMES: Record<string, string> = {
   headers: 'header',
 };
 
+type Schema = Record<string, unknown>;
+
+const FORMAT_NAMES: Record<string, string> = {
+  uuid: 'a UUID',
+  email: 'an e-mail address',
+  uri: 'an absolute URL',
+  url: 'an absolute URL',
+  date: 'an ISO 8601 date (YYYY-MM-DD)',
+  'date-time': 'an ISO 8601 date-time',
+  time: 'a time of day',
+  hostname: 'a host name',
+  ipv4: 'an IPv4 address',
+  ipv6: 'an IPv6 address',
+};
+
+const TYPE_NAMES: Record<string, string> = {
+  string: 'a string',
+  integer: 'a whole number',
+  number: 'a number',
+  boolean: 'true or false',
+  null: 'null',
+  object: 'an object',
+  array: 'a list',
+};
+
+function literal(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function orList(items: string[]): string {
+  const unique = [...new Set(items)];
+  if (unique.length <= 1) return unique[0] ?? '';
+  return `${unique.slice(0, -1).join(', ')} or ${unique.at(-1)}`;
+}
+
+/** The literal values a schema allows, or undefined when it allows more than a closed set. */
+function literalsOf(schema: Schema): unknown[] | undefined {
+  if ('const' in schema) return [schema.const];
+  if (Array.isArray(schema.enum)) return schema.enum;
+  if (schema.type === 'null') return [null];
+  const alternatives = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
+  if (Array.isArray(alternatives)) {
+    const all = alternatives.map(literalsOf);
+    return all.every(Boolean) ? all.flat() : undefined;
+  }
+  return undefined;
+}
+
+/** What a schema accepts, in words: "a string", "a UUID", "one of asc, desc", "a whole number or null". */
+function kindOf(schema: Schema): string {
+  const literals = literalsOf(schema);
+  if (literals)
+    return literals.length === 1 ? literal(literals[0]) : `one of ${literals.map(literal).join(', ')}`;
+  if (typeof schema.format === 'string' && FORMAT_NAMES[schema.format]) {
+    return FORMAT_NAMES[schema.format] as string;
+  }
+  const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
+  if (types.length > 0) return orList(types.map((type) => TYPE_NAMES[String(type)] ?? String(type)));
+  const alternatives = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
+  if (Array.isArray(alternatives)) return orList(alternatives.map(kindOf));
+  return 'a valid value';
+}
+
+/** "must be ..." for a union whose every alternative failed on type. */
+function unionMessage(alternatives: Schema[]): string {
+  const literals = alternatives.map(literalsOf);
+  if (literals.every(Boolean)) {
+    const values = literals.flat().map(literal);
+    return values.length === 1 ? `must be ${values[0]}` : `must be one of ${values.join(', ')}`;
+  }
+  return `must be ${orList(alternatives.map(kindOf))}`;
+}
+
 function fieldPath(error: ErrorObject): string {
   const segments = error.instancePath
     .split('/')
@@ -47,39 +125,119 @@ function fieldPath(error: ErrorObject): string {
   return segments.join('.');
 }
 
+function acceptedFields(error: ErrorObject): string {
+  const properties = Object.keys(((error.parentSchema as Schema | undefined)?.properties as object) ?? {});
+  return properties.length > 0
+    ? ` Accepted fields: ${properties.join(', ')}.`
+    : ' This object takes no fields.';
+}
+
 function describe(error: ErrorObject, field: string): string {
   const params = error.params as Record<string, unknown>;
   const name = field || 'value';
+  const schema = (error.parentSchema ?? {}) as Schema;
   switch (error.keyword) {
     case 'required':
       return `The ${name} field is required.`;
     case 'additionalProperties':
-      return `The ${name} field is not accepted here.`;
+      return `The ${name} field is not accepted here.${acceptedFields(error)}`;
     case 'enum':
-      return `${name} must be one of: ${(params.allowedValues as unknown[]).join(', ')}.`;
+    case 'const':
+      return `${name} ${unionMessage([schema])}.`;
     case 'format':
-      return `${name} must be a valid ${String(params.format)}.`;
+      return `${name} must be ${FORMAT_NAMES[String(params.format)] ?? `a valid ${String(params.format)}`}.`;
     case 'type':
-      return `${name} must be of type ${String(params.type)}.`;
+      return `${name} must be ${kindOf({ type: params.type })}.`;
+    case 'minimum':
+    case 'exclusiveMinimum':
+      return `${name} must be ${params.comparison === '>' ? 'greater than' : 'at least'} ${String(params.limit)}.`;
+    case 'maximum':
+    case 'exclusiveMaximum':
+      return `${name} must be ${params.comparison === '<' ? 'less than' : 'at most'} ${String(params.limit)}.`;
+    case 'minLength':
+      return params.limit === 1
+        ? `${name} must not be empty.`
+        : `${name} must be at least ${String(params.limit)} characters long.`;
+    case 'maxLength':
+      return `${name} must be at most ${String(params.limit)} characters long.`;
+    case 'minItems':
+      return params.limit === 1
+        ? `${name} must not be empty.`
+        : `${name} must have at least ${String(params.limit)} items.`;
+    case 'maxItems':
+      return `${name} must have at most ${String(params.limit)} items.`;
+    case 'minProperties':
+      return `${name} needs at least ${String(params.limit)} of: ${Object.keys((schema.properties as object) ?? {}).join(', ')}.`;
+    case 'pattern':
+      return `${name} must match the pattern ${String(params.pattern)}${schema.description ? ` (${String(schema.description)})` : ''}.`;
+    case 'uniqueItems':
+      return `${name} must not contain the same item twice.`;
+    case 'oneOf':
+      return `${name} matches more than one of its alternatives; give only one.`;
     default:
       return `${name} ${error.message ?? 'is invalid'}.`;
   }
 }
 
+const UNION = new Set(['anyOf', 'oneOf']);
+const TYPE_CHECKS = new Set(['type', 'const', 'enum']);
+
+/**
+ * Ajv reports a failed union as one error per alternative plus a summary. When the value has the type of
+ * exactly one alternative (an object given for `object | null`), that alternative's errors say what is
+ * wrong; otherwise one sentence lists what the union accepts.
+ */
+function explain(errors: ErrorObject[]): Array<{ error: ErrorObject; message?: string }> {
+  const consumed = new Set<ErrorObject>();
+  const summaries = new Map<ErrorObject, string>();
+  const unions = errors
+    .filter((e) => UNION.has(e.keyword))
+    .sort((a, b) => a.schemaPath.length - b.schemaPath.length);
+  for (const union of unions) {
+    if (consumed.has(union)) continue;
+    const prefix = `${union.schemaPath}/`;
+    const inner = errors.filter((e) => e !== union && e.schemaPath.startsWith(prefix));
+    const alternatives = (Array.isArray(union.schema) ? union.schema : []) as Schema[];
+    if (inner.length === 0) continue; // oneOf matched twice: described as such
+    const branchOf = (e: ErrorObject) => e.schemaPath.slice(prefix.length).split('/')[0];
+    const typeMismatch = new Set(
+      inner
+        .filter((e) => e.instancePath === union.instancePath && TYPE_CHECKS.has(e.keyword))
+        .filter((e) => e.schemaPath === `${prefix}${branchOf(e)}/${e.keyword}`)
+        .map(branchOf),
+    );
+    const close = [...new Set(inner.map(branchOf))].filter((branch) => !typeMismatch.has(branch));
+    consumed.add(union);
+    if (close.length === 1) {
+      for (const e of inner) if (branchOf(e) !== close[0]) consumed.add(e);
+    } else {
+      for (const e of inner) consumed.add(e);
+      summaries.set(union, unionMessage(alternatives));
+    }
+  }
+  const out: Array<{ error: ErrorObject; message?: string }> = [];
+  for (const error of errors) {
+    const summary = summaries.get(error);
+    if (summary) out.push({ error, message: summary });
+    else if (!consumed.has(error) && !UNION.has(error.keyword)) out.push({ error });
+    else if (error.keyword === 'oneOf' && !consumed.has(error)) out.push({ error });
+  }
+  return out;
+}
+
 /** Turns Ajv errors into our 422 body: a readable message and field path → messages. */
 export function validationFailure(errors: ErrorObject[], part: string | undefined): AppError {
   const data: Record<string, string[]> = {};
-  // anyOf/oneOf wrap their branch failures; report the branch errors, not the summary twice.
-  const relevant = errors.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf');
-  for (const error of relevant.length > 0 ? relevant : errors) {
+  const partName = PART_NAMES[part ?? 'body'] ?? 'body';
+  for (const { error, message: summary } of explain(errors)) {
     const field = fieldPath(error);
-    const message = describe(error, field);
-    const key = field || PART_NAMES[part ?? 'body'] || 'body';
+    const message = summary ? `${field || partName} ${summary}.` : describe(error, field || partName);
+    const key = field || partName;
     const messages = data[key] ?? [];
     if (!messages.includes(message)) messages.push(message);
     data[key] = messages;
   }
   const first = Object.values(data)[0]?.[0] ?? 'The request is invalid.';
-  const where = part && part !== 'body' ? ` (in the ${PART_NAMES[part] ?? part})` : '';
+  const where = part && part !== 'body' ? ` (in the ${partName})` : '';
   return new AppError('validation_error', `${first}${where}`, data);
 }

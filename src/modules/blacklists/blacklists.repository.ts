@@ -139,7 +139,16 @@ type EntryRow = { team_id: number; uuid: string; user_id: number | null };
 export async function insertLeadEntry(db: Executor, row: EntryRow & LeadBlacklistValues) {
   return db
     .insertInto('leads_blacklist')
-    .values(row)
+    .values({
+      team_id: row.team_id,
+      uuid: row.uuid,
+      user_id: row.user_id,
+      name: row.name,
+      company_name: row.company_name,
+      linkedin: row.linkedin,
+      ln_id: row.ln_id,
+      email: row.email,
+    })
     .onConflict((oc) => oc.doNothing())
     .returningAll()
     .executeTakeFirst();
@@ -148,7 +157,15 @@ export async function insertLeadEntry(db: Executor, row: EntryRow & LeadBlacklis
 export async function insertCompanyEntry(db: Executor, row: EntryRow & CompanyBlacklistValues) {
   return db
     .insertInto('companies_blacklist')
-    .values(row)
+    .values({
+      team_id: row.team_id,
+      uuid: row.uuid,
+      user_id: row.user_id,
+      name: row.name,
+      domain: row.domain,
+      linkedin: row.linkedin,
+      ln_id: row.ln_id,
+    })
     .onConflict((oc) => oc.doNothing())
     .returningAll()
     .executeTakeFirst();

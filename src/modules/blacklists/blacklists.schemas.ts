@@ -64,6 +64,7 @@ export const CreateLeadsBlacklistBody = Type.Object(
     company_name: text('Company name (matched case-insensitively)', 255),
   },
   {
+    additionalProperties: false,
     description:
       'At least one of linkedin, email, name, company_name (or ln_id, work_email, personal_email). Every given field must match for a contact to be blacklisted.',
   },
@@ -83,6 +84,7 @@ export const CreateCompaniesBlacklistBody = Type.Object(
     name: text('Company name (matched case-insensitively)', 255),
   },
   {
+    additionalProperties: false,
     description:
       'At least one of linkedin, domain, name (or ln_id). Every given field must match for a company to be blacklisted.',
   },

@@ -15,7 +15,10 @@ export async function insertBulkOperation(
   return db
     .insertInto('bulk_operations')
     .values({
-      ...operation,
+      team_id: operation.team_id,
+      uuid: operation.uuid,
+      user_id: operation.user_id,
+      type: operation.type,
       filter: JSON.stringify(operation.filter ?? null),
       payload: JSON.stringify(operation.payload ?? null),
     })

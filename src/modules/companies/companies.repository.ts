@@ -3,6 +3,11 @@ import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { orderByClause, type PageRequest } from '../../lib/pagination.js';
 import type { LeadRow } from '../leads/leads.present.js';
+import {
+  COMPANY_INTEGER_FIELDS,
+  COMPANY_TEXT_ARRAY_FIELDS,
+  COMPANY_TEXT_FIELDS,
+} from './companies.fields.js';
 import { companySort } from './companies.filter.js';
 import type { CompanyRow } from './companies.mapper.js';
 
@@ -56,15 +61,42 @@ export async function selectCompaniesByUuids(db: Executor, teamId: number, uuids
     .execute();
 }
 
+/** Columns a company update writes; team_id, uuid, user_id, created_at and flags stay server-owned. */
+const PATCH_COLUMNS = new Set<string>([
+  'name',
+  'website',
+  'domain',
+  'ln_id',
+  'linkedin',
+  ...COMPANY_TEXT_FIELDS,
+  ...COMPANY_INTEGER_FIELDS,
+  ...COMPANY_TEXT_ARRAY_FIELDS,
+  'hq_location',
+  'deal_size',
+  'status',
+  'linkedin_status',
+  'data_source_uuid',
+  'pipeline_stage_uuid',
+  'tags',
+  'lists',
+  'updated_at',
+]);
+
 export async function updateCompanyRow(
   db: Executor,
   teamId: number,
   uuid: string,
   values: Record<string, unknown>,
 ) {
+  const named: Record<string, unknown> = {};
+  for (const [column, value] of Object.entries(values)) {
+    // A programming error, not a client one: the service hands over normalised columns only.
+    if (!PATCH_COLUMNS.has(column)) throw new Error(`updateCompanyRow: ${column} is not an updatable column`);
+    named[column] = value;
+  }
   return db
     .updateTable('companies')
-    .set(values)
+    .set(named)
     .where('team_id', '=', teamId)
     .where('uuid', '=', uuid)
     .returningAll()

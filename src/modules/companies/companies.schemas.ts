@@ -124,19 +124,22 @@ export const CompanyInput = Type.Object(
   { additionalProperties: false },
 );
 
-export const CreateCompaniesBody = Type.Object({
-  companies: Type.Array(CompanyInput, {
-    minItems: 1,
-    maxItems: 1000,
-    description:
-      'Companies to create (at least one of name, domain, website, linkedin, ln_id each). A company that ' +
-      'matches an existing one (LinkedIn id, then LinkedIn slug, then domain, then name) updates it instead',
-  }),
-  list_uuids: Type.Optional(
-    Type.Array(Uuid(), { maxItems: 100, description: 'Lists (of your team) to add the companies to' }),
-  ),
-  data_source_uuid: Type.Optional(Nullable(Uuid('Data source the companies come from'))),
-});
+export const CreateCompaniesBody = Type.Object(
+  {
+    companies: Type.Array(CompanyInput, {
+      minItems: 1,
+      maxItems: 1000,
+      description:
+        'Companies to create (at least one of name, domain, website, linkedin, ln_id each). A company that ' +
+        'matches an existing one (LinkedIn id, then LinkedIn slug, then domain, then name) updates it instead',
+    }),
+    list_uuids: Type.Optional(
+      Type.Array(Uuid(), { maxItems: 100, description: 'Lists (of your team) to add the companies to' }),
+    ),
+    data_source_uuid: Type.Optional(Nullable(Uuid('Data source the companies come from'))),
+  },
+  { additionalProperties: false },
+);
 
 export const CreateCompaniesResponse = Type.Array(Company, {
   description: 'One company per input element, in input order (merged duplicates repeat the same company)',
@@ -158,19 +161,29 @@ export const UpdateCompanyBody = Type.Object(
   { additionalProperties: false },
 );
 
-const LookupCriterion = Type.Object({
-  ln_id: Type.Optional(lnIdInput),
-  linkedin: Type.Optional(linkedinInput),
-  website: Type.Optional(text('Website URL; its domain is compared')),
-  domain: Type.Optional(text('Domain (a URL is reduced to its domain)')),
-  name: Type.Optional(text('Exact name, case-insensitive (the least precise criterion)')),
-});
+const LookupCriterion = Type.Object(
+  {
+    ln_id: Type.Optional(lnIdInput),
+    linkedin: Type.Optional(linkedinInput),
+    website: Type.Optional(text('Website URL; its domain is compared')),
+    domain: Type.Optional(text('Domain (a URL is reduced to its domain)')),
+    name: Type.Optional(text('Exact name, case-insensitive (the least precise criterion)')),
+  },
+  { additionalProperties: false },
+);
 
-export const LookupBody = Type.Object({
-  lookups: Type.Optional(Type.Array(LookupCriterion, { maxItems: 1000 })),
-  companies: Type.Optional(Type.Array(LookupCriterion, { maxItems: 1000, description: 'Alias of lookups' })),
-  disable_aggregation: Type.Optional(Type.Boolean({ description: 'Accepted for compatibility; no effect' })),
-});
+export const LookupBody = Type.Object(
+  {
+    lookups: Type.Optional(Type.Array(LookupCriterion, { maxItems: 1000 })),
+    companies: Type.Optional(
+      Type.Array(LookupCriterion, { maxItems: 1000, description: 'Alias of lookups' }),
+    ),
+    disable_aggregation: Type.Optional(
+      Type.Boolean({ description: 'Accepted for compatibility; no effect' }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const LookupResponse = Type.Array(Nullable(Company), {
   description:
@@ -178,9 +191,10 @@ export const LookupResponse = Type.Array(Nullable(Company), {
     'precise: ln_id, linkedin, domain (from website), name',
 });
 
-export const CompanyUuidsBody = Type.Object({
-  uuids: Type.Array(Uuid(), { minItems: 1, maxItems: 1000, description: 'Company UUIDs' }),
-});
+export const CompanyUuidsBody = Type.Object(
+  { uuids: Type.Array(Uuid(), { minItems: 1, maxItems: 1000, description: 'Company UUIDs' }) },
+  { additionalProperties: false },
+);
 
 export const CompanyContactsResponse = Type.Record(Type.String({ format: 'uuid' }), Type.Array(Lead), {
   description:
@@ -197,25 +211,31 @@ export const COMPANY_MASS_ACTIONS = [
 ] as const;
 export type CompanyMassAction = (typeof COMPANY_MASS_ACTIONS)[number];
 
-export const MassActionBody = Type.Object({
-  type: Type.Enum([...COMPANY_MASS_ACTIONS], { description: 'The action' }),
-  payload: Type.Optional(
-    Nullable(
-      Type.Object({
-        tag_uuid: Type.Optional(Uuid('One tag (add/remove tags)')),
-        tag_uuids: Type.Optional(
-          Type.Array(Uuid(), { maxItems: 100, description: 'Tags (add/remove/replace)' }),
+export const MassActionBody = Type.Object(
+  {
+    type: Type.Enum([...COMPANY_MASS_ACTIONS], { description: 'The action' }),
+    payload: Type.Optional(
+      Nullable(
+        Type.Object(
+          {
+            tag_uuid: Type.Optional(Uuid('One tag (add/remove tags)')),
+            tag_uuids: Type.Optional(
+              Type.Array(Uuid(), { maxItems: 100, description: 'Tags (add/remove/replace)' }),
+            ),
+            pipeline_stage_uuid: Type.Optional(Uuid('Target stage (change pipeline stage)')),
+          },
+          { additionalProperties: false },
         ),
-        pipeline_stage_uuid: Type.Optional(Uuid('Target stage (change pipeline stage)')),
-      }),
+      ),
     ),
-  ),
-  filter: Type.Record(Type.String(), Type.Unknown(), {
-    description:
-      'Which companies: {"ids": [...]}, {"all": true} or company filter keys; optional "excludeIds". ' +
-      'Blacklisted companies are always skipped',
-  }),
-});
+    filter: Type.Record(Type.String(), Type.Unknown(), {
+      description:
+        'Which companies: {"ids": [...]}, {"all": true} or company filter keys; optional "excludeIds". ' +
+        'Blacklisted companies are always skipped',
+    }),
+  },
+  { additionalProperties: false },
+);
 
 export const MassActionResponse = Type.Object({
   affected: Nullable(

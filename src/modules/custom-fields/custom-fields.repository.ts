@@ -135,7 +135,15 @@ export async function insertCustomField(
       where f.team_id = ${field.team_id} and f.object = ${field.object})`;
   return db
     .insertInto('custom_fields')
-    .values({ ...field, order })
+    .values({
+      team_id: field.team_id,
+      uuid: field.uuid,
+      user_id: field.user_id,
+      name: field.name,
+      object: field.object,
+      type: field.type,
+      order,
+    })
     .onConflict((oc) => oc.expression(sql`team_id, object, lower(name)`).doNothing())
     .returningAll()
     .executeTakeFirst();
@@ -149,7 +157,7 @@ export async function updateCustomField(
 ) {
   return db
     .updateTable('custom_fields')
-    .set({ ...changes, updated_at: new Date() })
+    .set({ name: changes.name, order: changes.order, updated_at: new Date() })
     .where('team_id', '=', teamId)
     .where('uuid', '=', uuid)
     .returningAll()

@@ -40,12 +40,15 @@ const order = Type.Integer({
   description: 'Display position (default: after the object\u2019s last field)',
 });
 
-export const CreateCustomFieldBody = Type.Object({
-  name,
-  object: ObjectSchema,
-  type: Type.Optional(TypeSchema),
-  order: Type.Optional(order),
-});
+export const CreateCustomFieldBody = Type.Object(
+  {
+    name,
+    object: ObjectSchema,
+    type: Type.Optional(TypeSchema),
+    order: Type.Optional(order),
+  },
+  { additionalProperties: false },
+);
 
 export const UpdateCustomFieldBody = Type.Object(
   {
@@ -55,6 +58,7 @@ export const UpdateCustomFieldBody = Type.Object(
     object: Type.Optional(ObjectSchema),
   },
   {
+    additionalProperties: false,
     description:
       'Change name and/or order. type and object cannot change: sending a different value is a 422 (the same value is accepted).',
   },
@@ -72,11 +76,11 @@ const valueTarget = {
   value: ValueSchema,
 };
 
-export const SetCustomFieldValueBody = Type.Object({
-  custom_field_uuid: Uuid('The custom field'),
-  ...valueTarget,
-});
-export const SetCustomFieldValueAliasBody = Type.Object(valueTarget);
+export const SetCustomFieldValueBody = Type.Object(
+  { custom_field_uuid: Uuid('The custom field'), ...valueTarget },
+  { additionalProperties: false },
+);
+export const SetCustomFieldValueAliasBody = Type.Object(valueTarget, { additionalProperties: false });
 
 export const CustomFieldValue = Type.Object(
   {

@@ -74,7 +74,11 @@ export async function insertExport(
   return db
     .insertInto('file_exports')
     .values({
-      ...row,
+      team_id: row.team_id,
+      uuid: row.uuid,
+      user_id: row.user_id,
+      type: row.type,
+      skip_blacklisted: row.skip_blacklisted,
       filter: JSON.stringify(row.filter),
       fields: row.fields === null ? null : JSON.stringify(row.fields),
     })
@@ -102,7 +106,16 @@ export async function completeExport(
 ) {
   return db
     .updateTable('file_exports')
-    .set({ ...file, status: 'done', error: null, finished_at: new Date(), updated_at: new Date() })
+    .set({
+      file_name: file.file_name,
+      storage_key: file.storage_key,
+      rows_count: file.rows_count,
+      size_bytes: file.size_bytes,
+      status: 'done',
+      error: null,
+      finished_at: new Date(),
+      updated_at: new Date(),
+    })
     .where('team_id', '=', teamId)
     .where('uuid', '=', uuid)
     .where('status', '=', 'processing')

@@ -33,25 +33,31 @@ export const FileExport = Type.Object(
 export const FileExportPage = Envelope(FileExport);
 export const FileExportsQuery = ListQuery(Object.keys(exportFilterFields));
 
-export const CreateExportBody = Type.Object({
-  filter: Type.Record(Type.String(), Type.Unknown(), {
-    description:
-      'Which records: {"all": true} for all of them, {"ids": [...]}, and/or search filter keys (the same language ' +
-      'as POST /leads/api/leads/search or /leads/api/companies/list); "excludeIds" leaves records out.',
-  }),
-  fields: Type.Optional(
-    Type.Array(Type.String({ minLength: 1 }), {
-      minItems: 1,
-      maxItems: 200,
+export const CreateExportBody = Type.Object(
+  {
+    filter: Type.Record(Type.String(), Type.Unknown(), {
       description:
-        'Columns to write, in this order (default: every standard column, then one per custom field)',
+        'Which records: {"all": true} for all of them, {"ids": [...]}, and/or search filter keys (the same language ' +
+        'as POST /leads/api/leads/search or /leads/api/companies/list); "excludeIds" leaves records out.',
     }),
-  ),
-});
+    fields: Type.Optional(
+      Type.Array(Type.String({ minLength: 1 }), {
+        minItems: 1,
+        maxItems: 200,
+        description:
+          'Columns to write, in this order (default: every standard column, then one per custom field)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
-export const DownloadBody = Type.Object({
-  file_name: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 255, description: 'file_name of a finished export' }),
-  ),
-  uuid: Type.Optional(Uuid('Or the export\u2019s uuid')),
-});
+export const DownloadBody = Type.Object(
+  {
+    file_name: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 255, description: 'file_name of a finished export' }),
+    ),
+    uuid: Type.Optional(Uuid('Or the export\u2019s uuid')),
+  },
+  { additionalProperties: false },
+);

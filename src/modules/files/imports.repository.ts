@@ -72,7 +72,17 @@ export async function insertImport(
   return db
     .insertInto('file_imports')
     .values({
-      ...row,
+      team_id: row.team_id,
+      uuid: row.uuid,
+      user_id: row.user_id,
+      type: row.type,
+      file_name: row.file_name,
+      storage_key: row.storage_key,
+      size_bytes: row.size_bytes,
+      encoding: row.encoding,
+      has_bom: row.has_bom,
+      delimiter: row.delimiter,
+      rows_count: row.rows_count,
       headers: JSON.stringify(row.headers),
       sample_rows: JSON.stringify(row.sample_rows),
       errors: '[]',

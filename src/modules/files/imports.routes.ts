@@ -39,6 +39,7 @@ const UploadForm = {
           },
         },
         required: ['file'],
+        additionalProperties: false,
       },
     },
   },

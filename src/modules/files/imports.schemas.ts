@@ -90,14 +90,17 @@ export const FileImport = Type.Object(
 export const FileImportPage = Envelope(FileImport);
 export const FileImportsQuery = ListQuery(Object.keys(importFilterFields));
 
-const mappingEntry = Type.Object({
-  source: Type.Union([Type.String(), Type.Integer({ minimum: 0 })], {
-    description: 'CSV header (as in the upload record\u2019s headers) or 0-based column number',
-  }),
-  target: Nullable(
-    Type.String({ description: 'Field to fill, custom_fields.<name>, tags, or null to skip' }),
-  ),
-});
+const mappingEntry = Type.Object(
+  {
+    source: Type.Union([Type.String(), Type.Integer({ minimum: 0 })], {
+      description: 'CSV header (as in the upload record\u2019s headers) or 0-based column number',
+    }),
+    target: Nullable(
+      Type.String({ description: 'Field to fill, custom_fields.<name>, tags, or null to skip' }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 const options = {
   update_if_exists: Type.Optional(
@@ -132,30 +135,39 @@ const mapping = {
   ...options,
 };
 
-export const ImportLeadsBody = Type.Object({
-  ...mapping,
-  list_uuid: Type.Optional(Uuid('List the contacts go into (default: a new list named after the file)')),
-  move_to_list: Type.Optional(
-    Type.Boolean({ description: 'Move contacts that already exist into list_uuid (default false)' }),
-  ),
-  options: Type.Optional(
-    Type.Object(
-      {
-        ...options,
-        move_to_list: Type.Optional(Type.Boolean()),
-      },
-      { description: 'The same options nested (top-level values win)' },
+export const ImportLeadsBody = Type.Object(
+  {
+    ...mapping,
+    list_uuid: Type.Optional(Uuid('List the contacts go into (default: a new list named after the file)')),
+    move_to_list: Type.Optional(
+      Type.Boolean({ description: 'Move contacts that already exist into list_uuid (default false)' }),
     ),
-  ),
-});
+    options: Type.Optional(
+      Type.Object(
+        {
+          ...options,
+          move_to_list: Type.Optional(Type.Boolean()),
+        },
+        { additionalProperties: false, description: 'The same options nested (top-level values win)' },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
 
-export const ImportCompaniesBody = Type.Object({
-  ...mapping,
-  list_uuids: Type.Optional(
-    Type.Array(Uuid(), { maxItems: 100, description: 'Lists to add the companies to' }),
-  ),
-  list_uuid: Type.Optional(Uuid('One list to add the companies to')),
-  options: Type.Optional(
-    Type.Object(options, { description: 'The same options nested (top-level values win)' }),
-  ),
-});
+export const ImportCompaniesBody = Type.Object(
+  {
+    ...mapping,
+    list_uuids: Type.Optional(
+      Type.Array(Uuid(), { maxItems: 100, description: 'Lists to add the companies to' }),
+    ),
+    list_uuid: Type.Optional(Uuid('One list to add the companies to')),
+    options: Type.Optional(
+      Type.Object(options, {
+        additionalProperties: false,
+        description: 'The same options nested (top-level values win)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);

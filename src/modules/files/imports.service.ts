@@ -145,7 +145,7 @@ export function createImportsService(deps: { db: Database; store: FileStore; upl
     async upload(actor: Actor, parts: AsyncIterable<UploadPart>) {
       const uuid = newId();
       const key = `imports/${actor.teamId}/${uuid}.csv`;
-      const stored = await storeUpload(store, key, parts, deps.uploadMaxBytes);
+      const stored = await storeUpload(store, key, parts, deps.uploadMaxBytes, ['type']);
       try {
         const type = (stored.fields.type?.trim() || 'csv_leads') as ImportType;
         if (!IMPORT_TYPES.includes(type)) {

@@ -86,21 +86,28 @@ function inspector() {
 }
 
 /**
- * Stores the `file` part of a multipart request under `key`. The other parts may be text fields;
- * a second file, or no file at all, is a 422. Over `maxBytes` the stored part is removed and the
- * request fails with 413.
+ * Stores the `file` part of a multipart request under `key`. The other parts may be the text fields
+ * named in `textFields` (any other is refused like an unknown body field); a second file, or no file at
+ * all, is a 422. Over `maxBytes` the stored part is removed and the request fails with 413.
  */
 export async function storeUpload(
   store: FileStore,
   key: string,
   parts: AsyncIterable<UploadPart>,
   maxBytes: number,
+  textFields: readonly string[],
 ): Promise<StoredUpload> {
   const fields: Record<string, string> = {};
   let stored: Omit<StoredUpload, 'fields'> | undefined;
   try {
     for await (const part of parts) {
       if (part.type === 'field') {
+        if (!textFields.includes(part.fieldname)) {
+          throw invalidField(
+            part.fieldname,
+            `The ${part.fieldname} field is not accepted here. Accepted fields: file, ${textFields.join(', ')}.`,
+          );
+        }
         if (typeof part.value === 'string') fields[part.fieldname] = part.value;
         continue;
       }

@@ -41,7 +41,10 @@ export const TeamList = Envelope(Team);
 export const TeamListQuery = ListQuery();
 export const TeamParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
-export const CreateApiKeyBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) });
+export const CreateApiKeyBody = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 200 }) },
+  { additionalProperties: false },
+);
 export const CreatedApiKey = Type.Object({
   jti: Type.String({ description: 'Key id' }),
   id: Type.Integer(),

@@ -10,13 +10,18 @@ const selectionDescription =
   `filter keys (${LEAD_FILTER_KEYS.join(', ')}), combined with AND. {"all": true, "leadFilter": {...}} ` +
   'is accepted too. At least one of ids, all: true or a filter key is required.';
 
-export const CountLeadsBody = Type.Object({
-  all: Type.Optional(Type.Boolean({ description: 'Count every contact of the team (ids are then ignored)' })),
-  ids: Type.Optional(Type.Array(Uuid(), { maxItems: 100_000, description: 'Count these contacts' })),
-  filter: Type.Optional(
-    Nullable(Type.Record(Type.String(), Type.Unknown(), { description: selectionDescription })),
-  ),
-});
+export const CountLeadsBody = Type.Object(
+  {
+    all: Type.Optional(
+      Type.Boolean({ description: 'Count every contact of the team (ids are then ignored)' }),
+    ),
+    ids: Type.Optional(Type.Array(Uuid(), { maxItems: 100_000, description: 'Count these contacts' })),
+    filter: Type.Optional(
+      Nullable(Type.Record(Type.String(), Type.Unknown(), { description: selectionDescription })),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const LeadCount = Type.Object({
   total: Type.Integer({ description: 'Contacts matching' }),
@@ -52,59 +57,65 @@ const GROUP_BY = [
   'date',
 ] as const;
 
-export const LeadMetricsBody = Type.Object({
-  period_from: Type.String({ description: 'Start of the period (ISO 8601 date or date-time)' }),
-  period_to: Type.String({ description: 'End of the period (a bare date includes the whole day)' }),
-  metrics: Type.Array(Type.Union(METRICS.map((metric) => Type.Literal(metric))), {
-    minItems: 1,
-    description:
-      'Metrics to compute. leads_count: contacts matching the filter; new_leads_count: of those, the ones ' +
-      'created within the period. The activity metrics (LinkedIn and e-mail sends, replies, opens...) are ' +
-      'accepted and answer 0: this release records no messaging activity yet.',
-  }),
-  flows: Type.Optional(
-    Type.Array(Uuid(), {
-      description: 'Automations to count activity of ([] = all); no effect on contact metrics',
+export const LeadMetricsBody = Type.Object(
+  {
+    period_from: Type.String({ description: 'Start of the period (ISO 8601 date or date-time)' }),
+    period_to: Type.String({ description: 'End of the period (a bare date includes the whole day)' }),
+    metrics: Type.Array(Type.Union(METRICS.map((metric) => Type.Literal(metric))), {
+      minItems: 1,
+      description:
+        'Metrics to compute. leads_count: contacts matching the filter; new_leads_count: of those, the ones ' +
+        'created within the period. The activity metrics (LinkedIn and e-mail sends, replies, opens...) are ' +
+        'accepted and answer 0: this release records no messaging activity yet.',
     }),
-  ),
-  filter: Type.Optional(
-    Nullable(
-      Type.Record(Type.String(), Type.Unknown(), {
-        description: 'Contact filter (search keys); unlike the hosted service it restricts the counts',
+    flows: Type.Optional(
+      Type.Array(Uuid(), {
+        description: 'Automations to count activity of ([] = all); no effect on contact metrics',
       }),
     ),
-  ),
-  group_by: Type.Optional(
-    Type.Union(
-      GROUP_BY.map((value) => Type.Literal(value)),
-      { description: 'Accepted for compatibility; totals are not split yet' },
+    filter: Type.Optional(
+      Nullable(
+        Type.Record(Type.String(), Type.Unknown(), {
+          description: 'Contact filter (search keys); unlike the hosted service it restricts the counts',
+        }),
+      ),
     ),
-  ),
-});
+    group_by: Type.Optional(
+      Type.Union(
+        GROUP_BY.map((value) => Type.Literal(value)),
+        { description: 'Accepted for compatibility; totals are not split yet' },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const LeadMetrics = Type.Object({
   total: Type.Record(Type.String(), Type.Integer(), { description: 'Requested metric → value' }),
 });
 
-export const MassActionBody = Type.Object({
-  type: Type.String({
-    description:
-      `Action: ${MASS_ACTION_TYPES.join(', ')}, contact_export_csv (queues a CSV export of the selection and ` +
-      `answers it as "export"). ${LATER_MASS_ACTION_TYPES.join(', ')} answer 422 until ` +
-      'their features (automations, exports, inbox) are released.',
-  }),
-  payload: Type.Optional(
-    Nullable(
-      Type.Record(Type.String(), Type.Unknown(), {
-        description:
-          'contact_add_tags / contact_remove_tags / contact_replace_tags: {tag_uuid} or {tag_uuids}; ' +
-          'contact_change_list: {list_uuid}; contact_change_pipeline_stage: {pipeline_stage_uuid}; ' +
-          'contact_change_custom_field: {custom_field_uuid, value} (null clears); contact_delete: none',
-      }),
+export const MassActionBody = Type.Object(
+  {
+    type: Type.String({
+      description:
+        `Action: ${MASS_ACTION_TYPES.join(', ')}, contact_export_csv (queues a CSV export of the selection and ` +
+        `answers it as "export"). ${LATER_MASS_ACTION_TYPES.join(', ')} answer 422 until ` +
+        'their features (automations, exports, inbox) are released.',
+    }),
+    payload: Type.Optional(
+      Nullable(
+        Type.Record(Type.String(), Type.Unknown(), {
+          description:
+            'contact_add_tags / contact_remove_tags / contact_replace_tags: {tag_uuid} or {tag_uuids}; ' +
+            'contact_change_list: {list_uuid}; contact_change_pipeline_stage: {pipeline_stage_uuid}; ' +
+            'contact_change_custom_field: {custom_field_uuid, value} (null clears); contact_delete: none',
+        }),
+      ),
     ),
-  ),
-  filter: Type.Record(Type.String(), Type.Unknown(), { description: selectionDescription }),
-});
+    filter: Type.Record(Type.String(), Type.Unknown(), { description: selectionDescription }),
+  },
+  { additionalProperties: false },
+);
 
 export const MassActionResult = Type.Object({
   affected: Nullable(

@@ -169,10 +169,13 @@ export const LeadInput = Type.Object(
   { additionalProperties: false, title: 'Create-lead fields' },
 );
 
-export const CreateLeadsBody = Type.Object({
-  list_uuid: Uuid('List the contacts are added to'),
-  leads: Type.Array(LeadInput, { minItems: 1, maxItems: 1000, description: '1 to 1000 contacts' }),
-});
+export const CreateLeadsBody = Type.Object(
+  {
+    list_uuid: Uuid('List the contacts are added to'),
+    leads: Type.Array(LeadInput, { minItems: 1, maxItems: 1000, description: '1 to 1000 contacts' }),
+  },
+  { additionalProperties: false },
+);
 
 export const CreatedLead = Type.Object(
   {
@@ -186,17 +189,20 @@ export const CreatedLead = Type.Object(
   { title: 'Created contact' },
 );
 
-export const UpsertLeadBody = Type.Object({
-  lead: LeadInput,
-  custom_fields: Type.Optional(customFieldsInput),
-  list_uuid: Uuid('List of a new contact (and of an existing one when move_to_list is true)'),
-  update_if_exists: Type.Optional(
-    Type.Boolean({ default: true, description: 'Write the given fields onto a matched contact' }),
-  ),
-  move_to_list: Type.Optional(
-    Type.Boolean({ default: false, description: 'Move a matched contact into list_uuid' }),
-  ),
-});
+export const UpsertLeadBody = Type.Object(
+  {
+    lead: LeadInput,
+    custom_fields: Type.Optional(customFieldsInput),
+    list_uuid: Uuid('List of a new contact (and of an existing one when move_to_list is true)'),
+    update_if_exists: Type.Optional(
+      Type.Boolean({ default: true, description: 'Write the given fields onto a matched contact' }),
+    ),
+    move_to_list: Type.Optional(
+      Type.Boolean({ default: false, description: 'Move a matched contact into list_uuid' }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const UpsertedLead = Type.Object(
   {
@@ -210,13 +216,16 @@ export const UpsertedLead = Type.Object(
   { title: 'Upserted contact' },
 );
 
-export const LookupLeadBody = Type.Object({
-  linkedin_id: text('Any LinkedIn reference (see create-lead linkedin_id)'),
-  email: text('Matches work_email or personal_email'),
-  name: text('Full name (with company_name)'),
-  company_name: text('Company name (with name)'),
-  disable_aggregation: Type.Optional(Type.Boolean({ description: 'Accepted; has no effect' })),
-});
+export const LookupLeadBody = Type.Object(
+  {
+    linkedin_id: text('Any LinkedIn reference (see create-lead linkedin_id)'),
+    email: text('Matches work_email or personal_email'),
+    name: text('Full name (with company_name)'),
+    company_name: text('Company name (with name)'),
+    disable_aggregation: Type.Optional(Type.Boolean({ description: 'Accepted; has no effect' })),
+  },
+  { additionalProperties: false },
+);
 
 const { tags: _tags, ...updatableFields } = standardFields;
 

@@ -58,7 +58,11 @@ export async function lockList(db: Executor, teamId: number, uuid: string) {
 }
 
 export async function insertList(db: Executor, list: { team_id: number; uuid: string; name: string }) {
-  return db.insertInto('lists').values(list).returningAll().executeTakeFirstOrThrow();
+  return db
+    .insertInto('lists')
+    .values({ team_id: list.team_id, uuid: list.uuid, name: list.name })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export async function updateList(db: Executor, teamId: number, uuid: string, name: string) {

@@ -13,7 +13,10 @@ export const List = Type.Object({
 export const ListPage = Envelope(List);
 export const ListsQuery = ListQuery(Object.keys(listFilterFields));
 
-export const CreateListBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 255 }) });
+export const CreateListBody = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 255 }) },
+  { additionalProperties: false },
+);
 export const UpdateListBody = CreateListBody;
 
 const deleteOptions = {
@@ -22,13 +25,19 @@ const deleteOptions = {
     Type.Boolean({ description: 'Permanently delete the list\u2019s contacts with it' }),
   ),
 };
-export const DeleteListBody = Type.Union([Type.Object(deleteOptions), Type.Null()]);
+export const DeleteListBody = Type.Union([
+  Type.Object(deleteOptions, { additionalProperties: false }),
+  Type.Null(),
+]);
 export const DeleteListQuery = Type.Object({
   move_to_list_uuid: deleteOptions.move_to_list_uuid,
   delete_contacts: deleteOptions.delete_contacts,
 });
 
-export const ListMetricsBody = Type.Object({ uuids: Type.Array(Uuid(), { maxItems: 1000 }) });
+export const ListMetricsBody = Type.Object(
+  { uuids: Type.Array(Uuid(), { maxItems: 1000 }) },
+  { additionalProperties: false },
+);
 export const ListMetrics = Type.Record(
   Type.String({ format: 'uuid' }),
   Type.Object({ leads_count: Type.Integer() }),

@@ -76,7 +76,18 @@ export async function insertNote(
     note: string;
   },
 ) {
-  return db.insertInto('notes').values(note).returningAll().executeTakeFirstOrThrow();
+  return db
+    .insertInto('notes')
+    .values({
+      team_id: note.team_id,
+      uuid: note.uuid,
+      user_id: note.user_id,
+      object: note.object,
+      object_uuid: note.object_uuid,
+      note: note.note,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export async function updateNote(db: Executor, teamId: number, uuid: string, text: string) {

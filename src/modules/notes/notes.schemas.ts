@@ -24,10 +24,13 @@ export const Note = Type.Object(
 export const NotePage = Envelope(Note);
 export const NotesQuery = ListQuery(Object.keys(noteFilterFields));
 
-export const CreateNoteBody = Type.Object({
-  object: NoteObjectSchema,
-  object_uuid: Uuid('The contact or company; it must belong to your team'),
-  note: text,
-});
+export const CreateNoteBody = Type.Object(
+  {
+    object: NoteObjectSchema,
+    object_uuid: Uuid('The contact or company; it must belong to your team'),
+    note: text,
+  },
+  { additionalProperties: false },
+);
 
-export const UpdateNoteBody = Type.Object({ note: text });
+export const UpdateNoteBody = Type.Object({ note: text }, { additionalProperties: false });

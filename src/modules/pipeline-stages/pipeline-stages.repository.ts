@@ -93,7 +93,16 @@ export async function insertStage(
       where p.team_id = ${stage.team_id} and p.object = ${stage.object})`;
   return db
     .insertInto('pipeline_stages')
-    .values({ ...stage, type: 'custom', is_default: false, order })
+    .values({
+      team_id: stage.team_id,
+      uuid: stage.uuid,
+      name: stage.name,
+      object: stage.object,
+      category: stage.category,
+      type: 'custom',
+      is_default: false,
+      order,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -106,7 +115,7 @@ export async function updateStage(
 ) {
   return db
     .updateTable('pipeline_stages')
-    .set({ ...changes, updated_at: new Date() })
+    .set({ name: changes.name, category: changes.category, order: changes.order, updated_at: new Date() })
     .where('team_id', '=', teamId)
     .where('uuid', '=', uuid)
     .returningAll()

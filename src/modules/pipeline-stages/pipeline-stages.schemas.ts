@@ -38,14 +38,20 @@ const order = Type.Integer({
   description: 'Position among the object\u2019s stages (default: after the last one)',
 });
 
-export const CreateStageBody = Type.Object({
-  name,
-  object: PipelineObjectSchema(objectDescription),
-  category: CategorySchema,
-  order: Type.Optional(order),
-});
+export const CreateStageBody = Type.Object(
+  {
+    name,
+    object: PipelineObjectSchema(objectDescription),
+    category: CategorySchema,
+    order: Type.Optional(order),
+  },
+  { additionalProperties: false },
+);
 
 export const UpdateStageBody = Type.Object(
   { name: Type.Optional(name), category: Type.Optional(CategorySchema), order: Type.Optional(order) },
-  { description: 'Fields to change; give at least one. The object of a stage cannot change.' },
+  {
+    additionalProperties: false,
+    description: 'Fields to change; give at least one. The object of a stage cannot change.',
+  },
 );

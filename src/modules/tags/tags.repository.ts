@@ -112,7 +112,7 @@ export async function insertTag(
 ) {
   return db
     .insertInto('tags')
-    .values(tag)
+    .values({ team_id: tag.team_id, uuid: tag.uuid, name: tag.name, color: tag.color })
     .onConflict((oc) => oc.expression(sql`team_id, lower(name)`).doNothing())
     .returningAll()
     .executeTakeFirst();
@@ -126,7 +126,7 @@ export async function updateTag(
 ) {
   return db
     .updateTable('tags')
-    .set({ ...changes, updated_at: new Date() })
+    .set({ name: changes.name, color: changes.color, updated_at: new Date() })
     .where('team_id', '=', teamId)
     .where('uuid', '=', uuid)
     .returningAll()

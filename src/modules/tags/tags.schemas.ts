@@ -24,23 +24,29 @@ const color = Nullable(
   Type.String({ pattern: HEX_COLOR, description: 'Hex colour: #rrggbb or #rgb; null for none' }),
 );
 
-export const CreateTagBody = Type.Object({ name, color: Type.Optional(color) });
+export const CreateTagBody = Type.Object(
+  { name, color: Type.Optional(color) },
+  { additionalProperties: false },
+);
 export const UpdateTagBody = Type.Object(
   { name: Type.Optional(name), color: Type.Optional(color) },
-  { description: 'Fields to change; give at least one' },
+  { additionalProperties: false, description: 'Fields to change; give at least one' },
 );
 
 export const TagMetricName = Type.Union([Type.Literal('leads_count'), Type.Literal('companies_count')]);
 
-export const TagMetricsBody = Type.Object({
-  uuids: Type.Array(Uuid(), { maxItems: 1000, description: 'Tags to count' }),
-  metrics: Type.Optional(
-    Type.Array(TagMetricName, {
-      maxItems: 2,
-      description: 'Counts to compute (default both): leads_count, companies_count',
-    }),
-  ),
-});
+export const TagMetricsBody = Type.Object(
+  {
+    uuids: Type.Array(Uuid(), { maxItems: 1000, description: 'Tags to count' }),
+    metrics: Type.Optional(
+      Type.Array(TagMetricName, {
+        maxItems: 2,
+        description: 'Counts to compute (default both): leads_count, companies_count',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const TagMetrics = Type.Record(
   Type.String({ format: 'uuid' }),

@@ -139,7 +139,22 @@ export type NewWebhook = {
 };
 
 export async function insertWebhook(db: Executor, webhook: NewWebhook) {
-  return db.insertInto('webhooks').values(webhook).returning(WEBHOOK_COLUMNS).executeTakeFirstOrThrow();
+  return db
+    .insertInto('webhooks')
+    .values({
+      team_id: webhook.team_id,
+      uuid: webhook.uuid,
+      user_id: webhook.user_id,
+      name: webhook.name,
+      event: webhook.event,
+      request_method: webhook.request_method,
+      target_url: webhook.target_url,
+      filters: webhook.filters,
+      status: webhook.status,
+      secret: webhook.secret,
+    })
+    .returning(WEBHOOK_COLUMNS)
+    .executeTakeFirstOrThrow();
 }
 
 export type WebhookChanges = Partial<{
@@ -165,7 +180,16 @@ export async function updateWebhook(db: Executor, teamId: number, uuid: string, 
       : {};
   return db
     .updateTable('webhooks')
-    .set({ ...changes, ...reenable, updated_at: new Date() })
+    .set({
+      name: changes.name,
+      event: changes.event,
+      request_method: changes.request_method,
+      target_url: changes.target_url,
+      filters: changes.filters,
+      status: changes.status,
+      ...reenable,
+      updated_at: new Date(),
+    })
     .where('team_id', '=', teamId)
     .where('uuid', '=', uuid)
     .returning(WEBHOOK_COLUMNS)

@@ -76,46 +76,58 @@ export const RotatedWebhook = Type.Object({
   }),
 });
 
-export const RotateSecretBody = Type.Object({
-  previous_secret_ttl_seconds: Type.Optional(
-    Type.Integer({
-      minimum: 0,
-      maximum: 7 * 86_400,
-      description:
-        'How long deliveries keep a second signature made with the previous secret (default 86400, one ' +
-        'day; at most 7 days; 0 drops the previous secret at once, e.g. after a leak)',
-    }),
-  ),
-});
+export const RotateSecretBody = Type.Object(
+  {
+    previous_secret_ttl_seconds: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 7 * 86_400,
+        description:
+          'How long deliveries keep a second signature made with the previous secret (default 86400, one ' +
+          'day; at most 7 days; 0 drops the previous secret at once, e.g. after a leak)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
-export const CreateWebhookBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 255 }),
-  event: EventField,
-  target_url: TargetUrlField,
-  request_method: Type.Optional(MethodField),
-  filters: Type.Optional(FiltersField),
-  status: Type.Optional(StatusField),
-});
+export const CreateWebhookBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 255 }),
+    event: EventField,
+    target_url: TargetUrlField,
+    request_method: Type.Optional(MethodField),
+    filters: Type.Optional(FiltersField),
+    status: Type.Optional(StatusField),
+  },
+  { additionalProperties: false },
+);
 
-export const UpdateWebhookBody = Type.Object({
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-  event: Type.Optional(EventField),
-  target_url: Type.Optional(TargetUrlField),
-  request_method: Type.Optional(MethodField),
-  filters: Type.Optional(FiltersField),
-  status: Type.Optional(StatusField),
-});
+export const UpdateWebhookBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    event: Type.Optional(EventField),
+    target_url: Type.Optional(TargetUrlField),
+    request_method: Type.Optional(MethodField),
+    filters: Type.Optional(FiltersField),
+    status: Type.Optional(StatusField),
+  },
+  { additionalProperties: false },
+);
 
-export const TestWebhookBody = Type.Object({
-  uuid: Type.Optional(Uuid('A saved webhook: its secret signs the test (otherwise a one-off secret does)')),
-  name: Type.Optional(Type.String({ maxLength: 255 })),
-  event: EventField,
-  target_url: TargetUrlField,
-  request_method: Type.Optional(MethodField),
-  filters: Type.Optional(FiltersField),
-  status: Type.Optional(StatusField),
-  lead_uuid: Type.Optional(Uuid('Build the sample from this contact (and its company)')),
-});
+export const TestWebhookBody = Type.Object(
+  {
+    uuid: Type.Optional(Uuid('A saved webhook: its secret signs the test (otherwise a one-off secret does)')),
+    name: Type.Optional(Type.String({ maxLength: 255 })),
+    event: EventField,
+    target_url: TargetUrlField,
+    request_method: Type.Optional(MethodField),
+    filters: Type.Optional(FiltersField),
+    status: Type.Optional(StatusField),
+    lead_uuid: Type.Optional(Uuid('Build the sample from this contact (and its company)')),
+  },
+  { additionalProperties: false },
+);
 
 export const TestWebhookResult = Type.Object({
   status_code: Nullable(Type.Integer({ description: 'HTTP status of the target (null: no response)' })),
