@@ -28,6 +28,7 @@ import { leadsBulkRoutes } from './modules/leads/leads-bulk.routes.js';
 import { listsRoutes } from './modules/lists/lists.routes.js';
 import { notesRoutes } from './modules/notes/notes.routes.js';
 import { pipelineStagesRoutes } from './modules/pipeline-stages/pipeline-stages.routes.js';
+import { sendersRoutes } from './modules/senders/senders.routes.js';
 import { tagsRoutes } from './modules/tags/tags.routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { version } from './version.js';
@@ -95,5 +96,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(webhooksRoutes, { webhooks: services.webhooks });
   await app.register(fileImportsRoutes, { files: services.files });
   await app.register(fileExportsRoutes, { files: services.files });
+  await app.register(sendersRoutes, { senders: services.senders });
   return app;
 }

@@ -21,6 +21,7 @@ import { createListsService } from './modules/lists/lists.service.js';
 import { createNotesService, purgeNotesOfDeletedLeads } from './modules/notes/notes.service.js';
 import { seedDefaultPipelineStages } from './modules/pipeline-stages/pipeline-stages.defaults.js';
 import { createPipelineStagesService } from './modules/pipeline-stages/pipeline-stages.service.js';
+import { createSendersService } from './modules/senders/senders.service.js';
 import { tagJobHandlers } from './modules/tags/tags.jobs.js';
 import { createTagsService } from './modules/tags/tags.service.js';
 import { createWebhooksService } from './modules/webhooks/webhooks.service.js';
@@ -44,6 +45,7 @@ export function createServices(deps: ServiceDeps) {
   const bulkOperations = createBulkOperationsService({ db: deps.db });
   const webhooks = createWebhooksService(deps);
   const files = createFilesService({ db: deps.db, config: deps.config, clock: deps.clock });
+  const senders = createSendersService({ db: deps.db });
   return {
     identity,
     lists,
@@ -57,6 +59,7 @@ export function createServices(deps: ServiceDeps) {
     bulkOperations,
     webhooks,
     files,
+    senders,
   };
 }
 

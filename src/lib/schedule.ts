@@ -147,3 +147,36 @@ export function addDelay(from: Date, seconds: number, zone: string): Date {
   }
   return new Date(from.getTime() + seconds * 1000);
 }
+
+// ---- calendar dates (yyyy-mm-dd, no time zone involved) ----
+
+const DAY_MS = 86_400_000;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Whether `value` is a real calendar date written yyyy-mm-dd. */
+export function isIsoDate(value: unknown): value is string {
+  const match = typeof value === 'string' ? ISO_DATE.exec(value) : null;
+  if (!match) return false;
+  const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
+  return date.toISOString().slice(0, 10) === value;
+}
+
+function dateMs(isoDate: string): number {
+  if (!isIsoDate(isoDate)) throw new RangeError(`Not a calendar date (yyyy-mm-dd): ${isoDate}`);
+  return Date.parse(`${isoDate}T00:00:00Z`);
+}
+
+/** `isoDate` plus `days` calendar days. */
+export function addDays(isoDate: string, days: number): string {
+  return new Date(dateMs(isoDate) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** Calendar days from `from` to `to`; negative when `to` is earlier. */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((dateMs(to) - dateMs(from)) / DAY_MS);
+}
+
+/** The instants a local date begins and ends at in `zone` (23, 24 or 25 hours apart around DST). */
+export function localDayRange(isoDate: string, zone: string): Window {
+  return { start: localInstant(isoDate, 0, zone), end: localInstant(addDays(isoDate, 1), 0, zone) };
+}

@@ -25,6 +25,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       -- Daily (and, for connection requests, weekly) targets per action type that override the
       -- defaults; see the senders module for the defaults and the warm-up ramp.
       limits jsonb not null default '{}',
+      -- Rolling-7-day caps per action type that override the defaults (connection requests).
+      weekly_limits jsonb not null default '{}',
       smart_limits_enabled boolean not null default false,
       -- Seconds between two actions of this sender inside a window (randomised around it); null = default.
       action_interval_seconds integer,

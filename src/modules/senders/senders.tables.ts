@@ -13,6 +13,8 @@ export interface SenderProfilesTable {
   schedule: Json<Schedule>;
   /** Action type → daily target overriding the default (see the senders module). */
   limits: Json<Record<string, number>>;
+  /** Action type → rolling-7-day cap overriding the default (connection requests). */
+  weekly_limits: Json<Record<string, number>>;
   smart_limits_enabled: Defaulted<boolean>;
   /** Seconds between two actions inside a window (randomised around it); null = the default. */
   action_interval_seconds: number | null;
