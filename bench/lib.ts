@@ -14,10 +14,12 @@ import { type Config, loadConfig } from '../src/config.js';
 import { createDatabaseIfMissing } from '../src/db/connect.js';
 import { createDatabase, type DatabaseHandle } from '../src/db/database.js';
 import { embeddedDatabaseUrl, startEmbeddedPostgres } from '../src/db/embedded.js';
+import type { ListenerHandle } from '../src/db/listener.js';
 import { migrateDatabase } from '../src/db/migrate.js';
 import { createServices, type Services } from '../src/deps.js';
 import { systemClock } from '../src/lib/clock.js';
 import { createLogger } from '../src/lib/logger.js';
+import { startAuthInvalidation } from '../src/modules/identity/auth-cache.js';
 
 export type BenchRow = {
   scenario: string;
@@ -64,6 +66,7 @@ export async function startBenchServer(): Promise<BenchServer> {
     stop = server.stop;
   }
   const handles: DatabaseHandle[] = [];
+  const listeners: ListenerHandle[] = [];
   return {
     serverUrl,
     async newDatabase(label) {
@@ -81,9 +84,19 @@ export async function startBenchServer(): Promise<BenchServer> {
         },
         { databaseUrl: url },
       );
-      return { url, handle, config, services: createServices({ db: handle.db, config, clock: systemClock }) };
+      const services = createServices({ db: handle.db, config, clock: systemClock });
+      // As in an API process: the auth cache follows the database's change notifications.
+      listeners.push(
+        await startAuthInvalidation({
+          cache: services.identity.authCache,
+          connectionString: url,
+          log: createLogger('warn'),
+        }),
+      );
+      return { url, handle, config, services };
     },
     async stop() {
+      for (const listener of listeners) await listener.stop();
       for (const handle of handles) await handle.close();
       const admin = new pg.Client({ connectionString: serverUrl });
       await admin.connect();

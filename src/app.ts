@@ -75,9 +75,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerOpenApi(app, version);
   registerQueryHandling(app);
   registerAuth(app, {
-    lookup: services.identity.lookupApiKey,
+    identify: services.identity.identifyApiKey,
     touch: services.identity.touchApiKey,
-    cacheTtlMs: config.authCacheTtlMs,
   });
   await registerRateLimit(app, { perMinute: config.rateLimitPerMinute, redisUrl: config.redisUrl });
   registerOperations(app, { db: deps.db, metrics: deps.metrics ?? createMetricsRegistry() });

@@ -13,6 +13,7 @@ import { customFieldJobHandlers } from './modules/custom-fields/custom-fields.jo
 import { createCustomFieldsService } from './modules/custom-fields/custom-fields.service.js';
 import { pruneEventsHandler } from './modules/events/events.retention.js';
 import { createFilesService } from './modules/files/files.service.js';
+import { createAuthCache } from './modules/identity/auth-cache.js';
 import { createIdentityService } from './modules/identity/identity.service.js';
 import { purgeDeletedLeadsHandler } from './modules/leads/lead-deletion.js';
 import { leadMassActionRunner } from './modules/leads/leads.mass-actions.js';
@@ -32,7 +33,7 @@ export function createServices(deps: ServiceDeps) {
   const identity = createIdentityService({
     db: deps.db,
     onTeamCreated: [seedDefaultPipelineStages],
-    cacheTtlMs: deps.config.authCacheTtlMs,
+    authCache: createAuthCache({ ttlMs: deps.config.authCacheTtlMs }),
   });
   const lists = createListsService({ db: deps.db });
   const companies = createCompaniesService({ db: deps.db, config: deps.config });

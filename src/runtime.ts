@@ -6,10 +6,12 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { openDatabaseSource } from './db/connect.js';
 import { createDatabase, type DatabaseHandle } from './db/database.js';
+import type { ListenerHandle } from './db/listener.js';
 import { migrateDatabase } from './db/migrate.js';
 import { createJobCatalog, createServices, type Services } from './deps.js';
 import { startWorker, type WorkerHandle } from './jobs/runner.js';
 import { systemClock } from './lib/clock.js';
+import { startAuthInvalidation } from './modules/identity/auth-cache.js';
 
 export type Role = 'serve' | 'api' | 'worker';
 
@@ -45,12 +47,14 @@ export async function startRuntime(role: Role, config: Config, logger: Logger): 
   const services = createServices(deps);
   let app: FastifyInstance | undefined;
   let worker: WorkerHandle | undefined;
+  let authInvalidation: ListenerHandle | undefined;
   let url: string | undefined;
 
   const stop = async () => {
     // Stop taking requests and let in-flight ones finish, then let running jobs finish,
     // and only then close the pool and the embedded server.
     await app?.close().catch((error) => logger.error({ err: error }, 'closing the API failed'));
+    await authInvalidation?.stop();
     await worker?.stop().catch((error) => logger.error({ err: error }, 'stopping workers failed'));
     await database.close();
     await source.stop();
@@ -64,6 +68,11 @@ export async function startRuntime(role: Role, config: Config, logger: Logger): 
         apiKey: config.bootstrap.apiKey,
       });
       if (created) announceOwner(created, config);
+      authInvalidation = await startAuthInvalidation({
+        cache: services.identity.authCache,
+        connectionString: source.url,
+        log: logger.child({ component: 'auth-cache' }),
+      });
       app = await buildApp({ config, db: database.db, services, logger });
       url = await app.listen({ host: config.host, port: config.port });
     }

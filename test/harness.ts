@@ -14,6 +14,7 @@ import { startWorker, type WorkerHandle } from '../src/jobs/runner.js';
 import type { Clock } from '../src/lib/clock.js';
 import { systemClock } from '../src/lib/clock.js';
 import { createLogger } from '../src/lib/logger.js';
+import { startAuthInvalidation } from '../src/modules/identity/auth-cache.js';
 
 export type TestUser = {
   userId: number;
@@ -97,6 +98,12 @@ export async function createTestContext(
   const logger = createLogger(config.logLevel);
   const deps = { db: database.db, config, clock: options.clock ?? systemClock };
   const services = createServices(deps);
+  // As in an API process: the auth cache follows the database's change notifications.
+  const authInvalidation = await startAuthInvalidation({
+    cache: services.identity.authCache,
+    connectionString: created.url,
+    log: logger,
+  });
   const app = await buildApp({ config, db: database.db, services, logger });
   if (options.routes) await options.routes(app);
   await app.ready();
@@ -143,6 +150,7 @@ export async function createTestContext(
     async close() {
       for (const worker of workers) await worker.stop();
       await app.close();
+      await authInvalidation.stop();
       await database.close();
       await created.drop();
     },

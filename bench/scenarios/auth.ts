@@ -1,7 +1,8 @@
 // Authenticated GET /id/api/users/current against an unauthenticated no-op route, alternating rounds in
 // one run. Goal: the real route keeps >= 40% of the no-op throughput. Key lookups and the user record
-// are cached for LEADFLOW_AUTH_CACHE_TTL_MS, so a second authenticated route that reads the database on
-// every request (GET /id/api/teams/:id) is reported too, to show the cost of an uncached read.
+// come from the auth cache, which is live here as in an API process (it follows the database's change
+// notifications), so a second authenticated route that reads the database on every request
+// (GET /id/api/teams/:id) is reported too, to show the cost of an uncached read.
 import { type BenchRow, listen, load, median, type Scenario } from '../lib.js';
 
 export const authScenario: Scenario = {
@@ -13,6 +14,7 @@ export const authScenario: Scenario = {
       email: 'bench@example.test',
       teamName: 'Bench',
     });
+    if (!deps.services.identity.authCache.live) throw new Error('the auth cache is not following changes');
     const { app, url } = await listen(deps, (instance) => {
       instance.get('/bench/noop', { schema: { hide: true } }, async () => ({ ok: true }));
     });

@@ -1,6 +1,6 @@
-// Bearer API keys and the team scope of every /<area>/api/ request. The key lookup is cached for a few
-// seconds (LEADFLOW_AUTH_CACHE_TTL_MS) so a revoked key stops working within that time while the hot
-// path avoids a database round trip per request.
+// Bearer API keys and the team scope of every /<area>/api/ request. Key lookups go through the auth
+// cache of the identity module (kept in step with the database by change notifications), so the hot
+// path usually costs no database round trip and a revoked key is refused at once in every process.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
@@ -30,28 +30,15 @@ export function hashApiKey(key: string): string {
 export const API_PATH = /^\/[a-z0-9-]+\/api(\/|$)/;
 
 type AuthOptions = {
-  lookup: KeyLookup;
-  cacheTtlMs: number;
+  /** The identity of a key hash (cached by the caller). */
+  identify: KeyLookup;
   /** Called at most once a minute per key, off the request path. */
   touch?: (apiKeyId: number) => Promise<void>;
 };
 
 export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
-  const cache = new LRUCache<string, ApiKeyIdentity | false>({
-    max: 10_000,
-    ttl: Math.max(options.cacheTtlMs, 1),
-  });
+  const { identify } = options;
   const touched = new LRUCache<number, true>({ max: 10_000, ttl: 60_000 });
-
-  async function identify(keyHash: string): Promise<ApiKeyIdentity | undefined> {
-    if (options.cacheTtlMs > 0) {
-      const cached = cache.get(keyHash);
-      if (cached !== undefined) return cached || undefined;
-    }
-    const identity = await options.lookup(keyHash);
-    if (options.cacheTtlMs > 0) cache.set(keyHash, identity ?? false);
-    return identity;
-  }
 
   app.decorateRequest('auth', null);
   app.addHook('onRequest', async (request: FastifyRequest) => {
@@ -77,23 +64,37 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
   });
 }
 
+/** Team ids are bigint in the database; a larger number cannot name a team. */
+const MAX_TEAM_ID = 9223372036854775807n;
+const TEAM_ID_RULE = 'must be a positive integer team id';
+
+function badTeamId(raw: string, rule: string): AppError {
+  const shown = raw.length > 40 ? `${raw.slice(0, 40)}...` : raw;
+  return new AppError(
+    'bad_request',
+    `The Team-ID header ${rule} (got "${shown}"); leave it out for your default team.`,
+    {
+      'Team-ID': [rule],
+    },
+  );
+}
+
+/** The team of the request: the Team-ID header, or the user's first team when it is absent or empty. */
 function pickTeam(request: FastifyRequest, identity: ApiKeyIdentity): number {
-  const raw = request.headers['team-id'];
-  if (raw === undefined || raw === '') {
+  const header = request.headers['team-id'];
+  const raw = (Array.isArray(header) ? header.join(', ') : (header ?? '')).trim();
+  if (raw === '') {
     const first = identity.teamIds[0];
     if (first === undefined) throw new AppError('access_denied', 'This user does not belong to any team.');
     return first;
   }
-  const value = Array.isArray(raw) ? raw[0] : raw;
-  if (!value || !/^\d+$/.test(value.trim())) {
-    throw new AppError('bad_request', `The Team-ID header must be an integer team id (got "${value}").`, {
-      'Team-ID': ['must be an integer'],
-    });
-  }
-  const teamId = Number(value);
-  if (!identity.teamIds.includes(teamId)) {
-    throw new AppError('access_denied', `You are not a member of team ${teamId}.`);
-  }
+  if (!/^\d+$/.test(raw)) throw badTeamId(raw, TEAM_ID_RULE);
+  // Digits only: BigInt reads any length exactly (Number would print 1e+23).
+  const value = BigInt(raw);
+  if (value < 1n) throw badTeamId(raw, TEAM_ID_RULE);
+  if (value > MAX_TEAM_ID) throw badTeamId(raw, `${TEAM_ID_RULE} no larger than ${MAX_TEAM_ID}`);
+  const teamId = identity.teamIds.find((id) => BigInt(id) === value);
+  if (teamId === undefined) throw new AppError('access_denied', `You are not a member of team ${value}.`);
   return teamId;
 }
 

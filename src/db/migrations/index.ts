@@ -11,6 +11,7 @@ import * as files from './0200_files.js';
 import * as eventsWebhooks from './0300_events_webhooks.js';
 import * as retention from './0400_retention.js';
 import * as webhookSecretRotation from './0410_webhook_secret_rotation.js';
+import * as authChangeNotify from './0420_auth_change_notify.js';
 import * as automation from './0500_automation.js';
 import * as engine from './0600_engine.js';
 
@@ -25,6 +26,7 @@ export const migrations: Record<string, Migration> = {
   '0300_events_webhooks': eventsWebhooks,
   '0400_retention': retention,
   '0410_webhook_secret_rotation': webhookSecretRotation,
+  '0420_auth_change_notify': authChangeNotify,
   '0500_automation': automation,
   '0600_engine': engine,
 };

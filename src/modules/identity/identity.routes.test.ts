@@ -104,12 +104,11 @@ describe('API keys', () => {
     );
   });
 
-  it('stops accepting a revoked key within the cache lifetime', async () => {
+  it('stops accepting a revoked key at once', async () => {
     const { api_key, id } = await ctx.services.identity.createApiKeyForEmail(alice.email, 'short-lived');
     const user = { ...alice, headers: { authorization: `Bearer ${api_key}` } };
     expect((await ctx.request(user, { method: 'GET', url: '/id/api/users/current' })).statusCode).toBe(200);
     await ctx.services.identity.revokeApiKeyById(id);
-    await new Promise((resolve) => setTimeout(resolve, ctx.config.authCacheTtlMs + 50));
     const res = await ctx.request(user, { method: 'GET', url: '/id/api/users/current' });
     expect(res.statusCode).toBe(401);
   });

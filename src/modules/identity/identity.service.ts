@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { LRUCache } from 'lru-cache';
 import type { Database, Executor } from '../../db/database.js';
 import { hashApiKey } from '../../http/auth.js';
 import { AppError, invalidField, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { envelope, type PageRequest } from '../../lib/pagination.js';
+import { type AuthCache, createAuthCache } from './auth-cache.js';
 import * as repo from './identity.repository.js';
 
 /** Other modules seed per-team data (default pipeline stages...) when a team is created. */
@@ -63,15 +63,12 @@ function generateApiKey(): string {
 export function createIdentityService(deps: {
   db: Database;
   onTeamCreated?: TeamCreatedHook[];
-  /** How long a user record may be served from memory (the same bound as the API key cache). */
-  cacheTtlMs?: number;
+  /** Key lookups and user records kept in memory while change notifications are heard. */
+  authCache?: AuthCache;
 }) {
   const { db } = deps;
   const hooks = deps.onTeamCreated ?? [];
-  // GET /id/api/users/current is what integrations call to check their key, often on every run; the
-  // user record changes rarely, so it is cached as briefly as the key lookup itself.
-  const ttl = deps.cacheTtlMs ?? 0;
-  const users = new LRUCache<number, ReturnType<typeof toUser>>({ max: 10_000, ttl: Math.max(ttl, 1) });
+  const authCache = deps.authCache ?? createAuthCache({ ttlMs: 0 });
 
   async function createTeam(trx: Executor, name: string, ownerId: number) {
     const team = await repo.insertTeam(trx, { name, ownerId });
@@ -93,6 +90,14 @@ export function createIdentityService(deps: {
     return { key, row };
   }
 
+  /**
+   * A committed change to a user's keys or memberships: this process forgets it at once (the trigger's
+   * notification tells the other processes, and this one again a moment later).
+   */
+  function changed(userId: number): void {
+    authCache.invalidate({ user_id: userId });
+  }
+
   async function requireUserByEmail(trx: Executor, email: string) {
     const user = await repo.selectUserByEmail(trx, email);
     if (!user) throw notFound(`User ${email}`);
@@ -105,7 +110,7 @@ export function createIdentityService(deps: {
       if (!EMAIL_PATTERN.test(input.email))
         throw invalidField('email', `"${input.email}" is not an e-mail address.`);
       if (!input.teamName.trim()) throw invalidField('team', 'A team name is required.');
-      return db.transaction().execute(async (trx) => {
+      const result = await db.transaction().execute(async (trx) => {
         const user =
           (await repo.selectUserByEmail(trx, input.email)) ??
           (await repo.insertUser(trx, { uuid: newId(), email: input.email }));
@@ -113,6 +118,8 @@ export function createIdentityService(deps: {
         const { key } = await issueApiKey(trx, user.id, 'default', input.apiKey);
         return { user_id: user.id, team_id: team.id, api_key: key };
       });
+      changed(result.user_id);
+      return result;
     },
 
     /**
@@ -157,6 +164,7 @@ export function createIdentityService(deps: {
 
     async revokeApiKey(userId: number, apiKeyId: number) {
       if (!(await repo.revokeApiKey(db, userId, apiKeyId))) throw notFound('API key');
+      changed(userId);
     },
 
     async revokeApiKeyById(apiKeyId: number) {
@@ -167,15 +175,18 @@ export function createIdentityService(deps: {
         .executeTakeFirst();
       if (!key || !(await repo.revokeApiKey(db, key.user_id, apiKeyId)))
         throw notFound(`Active API key ${apiKeyId}`);
+      changed(key.user_id);
     },
 
     async addMember(email: string, teamId: number, role = 'member') {
-      return db.transaction().execute(async (trx) => {
+      const result = await db.transaction().execute(async (trx) => {
         const user = await requireUserByEmail(trx, email);
         if (!(await repo.selectTeamById(trx, teamId))) throw notFound(`Team ${teamId}`);
         await repo.insertMembership(trx, teamId, user.id, role);
         return { user_id: user.id, team_id: teamId };
       });
+      changed(result.user_id);
+      return result;
     },
 
     async addCredits(teamId: number, amount: number) {
@@ -186,14 +197,14 @@ export function createIdentityService(deps: {
       return { team_id: team.id, credits: toTeam(team).credits };
     },
 
+    // GET /id/api/users/current is what integrations call to check their key, often on every run; the
+    // user record changes rarely, so it is served from the auth cache.
     async getCurrentUser(userId: number) {
-      const cached = ttl > 0 ? users.get(userId) : undefined;
-      if (cached) return cached;
-      const user = await repo.selectUserById(db, userId);
-      if (!user) throw new AppError('auth_exception', 'The user of this API key no longer exists.');
-      const result = toUser(user);
-      if (ttl > 0) users.set(userId, result);
-      return result;
+      return authCache.user(userId, async () => {
+        const user = await repo.selectUserById(db, userId);
+        if (!user) throw new AppError('auth_exception', 'The user of this API key no longer exists.');
+        return toUser(user);
+      });
     },
 
     async listTeams(userId: number, page: PageRequest) {
@@ -207,7 +218,10 @@ export function createIdentityService(deps: {
       return toTeam(team);
     },
 
-    lookupApiKey: (keyHash: string) => repo.selectApiKeyIdentity(db, keyHash),
+    /** The identity of an API key hash, from the auth cache when it can be trusted. */
+    identifyApiKey: (keyHash: string) =>
+      authCache.identify(keyHash, (hash) => repo.selectApiKeyIdentity(db, hash)),
+    authCache,
     touchApiKey: (apiKeyId: number) => repo.touchApiKey(db, apiKeyId),
   };
 }
