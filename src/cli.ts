@@ -5,7 +5,18 @@ import { createServices } from './deps.js';
 import { systemClock } from './lib/clock.js';
 import { AppError } from './lib/errors.js';
 import { createLogger } from './lib/logger.js';
+import { TEAM_ROLES } from './modules/identity/identity.service.js';
 import { openDatabase, type Role, startRuntime } from './runtime.js';
+import { version } from './version.js';
+
+const ADMIN_USAGE = `  admin create-user --email E --team NAME [--existing-user]
+                        new user with a team and an API key; --existing-user gives a user who
+                        exists already another team (and key) instead of refusing
+  admin create-api-key --email E [--name N]     another API key for a user
+  admin revoke-api-key --id N                   revoke a key (refused at once by every process)
+  admin add-member --email E --team-id N [--role ${TEAM_ROLES.join('|')}]
+                        add an existing user to another team (role member by default)
+  admin add-credits --team-id N --amount N      add enrichment credits to a team`;
 
 const USAGE = `Usage: leadflow <command>
 
@@ -13,13 +24,17 @@ const USAGE = `Usage: leadflow <command>
   api                   API only
   worker                background workers only (run as many as you like)
   migrate               apply database migrations and exit
-  admin create-user --email E --team NAME       new user with a team and an API key
-  admin create-api-key --email E [--name N]     another API key for a user
-  admin revoke-api-key --id N                   revoke a key (takes effect within seconds)
-  admin add-member --email E --team-id N        add an existing user to another team
-  admin add-credits --team-id N --amount N      add enrichment credits to a team
+${ADMIN_USAGE}
+  --version             print the version
+  --help                print this help (admin --help: the admin commands)
 
 Configuration comes from environment variables; see README.md.`;
+
+const ADMIN_HELP = `Usage: leadflow admin <command> [options]
+
+${ADMIN_USAGE}
+
+Each prints one JSON line. They work whether or not leadflow serve runs on the same database.`;
 
 async function runServer(role: Role): Promise<void> {
   const config = loadConfig();
@@ -62,33 +77,59 @@ type AdminArgs = Record<string, string | undefined>;
 
 function required(args: AdminArgs, name: string): string {
   const value = args[name];
-  if (!value) throw new UsageError(`--${name} is required`);
+  if (!value) throw new UsageError(`--${name} is required`, ADMIN_HELP);
   return value;
 }
 
 function integer(args: AdminArgs, name: string): number {
   const raw = required(args, name);
-  if (!/^-?\d+$/.test(raw)) throw new UsageError(`--${name} must be an integer (got "${raw}")`);
+  if (!/^-?\d+$/.test(raw)) throw new UsageError(`--${name} must be an integer (got "${raw}")`, ADMIN_HELP);
   return Number(raw);
 }
 
-class UsageError extends Error {}
+class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly usage = USAGE,
+  ) {
+    super(message);
+  }
+}
+
+const ADMIN_COMMANDS = ['create-user', 'create-api-key', 'revoke-api-key', 'add-member', 'add-credits'];
 
 async function runAdmin(command: string | undefined, argv: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      email: { type: 'string' },
-      team: { type: 'string' },
-      'team-id': { type: 'string' },
-      amount: { type: 'string' },
-      name: { type: 'string' },
-      id: { type: 'string' },
-      role: { type: 'string' },
-    },
-    strict: true,
-  });
+  if (command === undefined || ['help', '--help', '-h'].includes(command) || argv.includes('--help')) {
+    process.stdout.write(`${ADMIN_HELP}\n`);
+    return;
+  }
+  if (!ADMIN_COMMANDS.includes(command)) {
+    throw new UsageError(`Unknown admin command "${command}"`, ADMIN_HELP);
+  }
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        email: { type: 'string' },
+        team: { type: 'string' },
+        'team-id': { type: 'string' },
+        amount: { type: 'string' },
+        name: { type: 'string' },
+        id: { type: 'string' },
+        role: { type: 'string' },
+        'existing-user': { type: 'boolean' },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message, ADMIN_HELP);
+  }
+  const existingUser = values['existing-user'] === true;
   const args = values as AdminArgs;
+  if (args.role !== undefined && !(TEAM_ROLES as readonly string[]).includes(args.role)) {
+    throw new UsageError(`--role must be one of ${TEAM_ROLES.join(', ')} (got "${args.role}")`, ADMIN_HELP);
+  }
   const config = loadConfig();
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
   const { source, database } = await openDatabase(config, logger);
@@ -97,10 +138,22 @@ async function runAdmin(command: string | undefined, argv: string[]): Promise<vo
     let result: unknown;
     switch (command) {
       case 'create-user':
-        result = await identity.createUserWithTeam({
-          email: required(args, 'email'),
-          teamName: required(args, 'team'),
-        });
+        result = await identity
+          .createUserWithTeam({
+            email: required(args, 'email'),
+            teamName: required(args, 'team'),
+            existingUser,
+          })
+          .catch((error: unknown) => {
+            if (error instanceof AppError && error.reason === 'conflict') {
+              throw new AppError(
+                'conflict',
+                `${error.message} To give that user another team and API key, ` +
+                  'run the command again with --existing-user (or add them to a team with add-member).',
+              );
+            }
+            throw error;
+          });
         break;
       case 'create-api-key':
         result = {
@@ -122,7 +175,7 @@ async function runAdmin(command: string | undefined, argv: string[]): Promise<vo
         result = await identity.addCredits(integer(args, 'team-id'), integer(args, 'amount'));
         break;
       default:
-        throw new UsageError(`Unknown admin command "${command ?? ''}"`);
+        throw new UsageError(`Unknown admin command "${command}"`, ADMIN_HELP);
     }
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {
@@ -148,14 +201,19 @@ async function main(argv: string[]): Promise<void> {
     case '-h':
       process.stdout.write(`${USAGE}\n`);
       return;
+    case 'version':
+    case '--version':
+    case '-v':
+      process.stdout.write(`leadflow ${version}\n`);
+      return;
     default:
       throw new UsageError(`Unknown command "${command}"`);
   }
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof UsageError || (error instanceof TypeError && 'code' in error)) {
-    process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
+  if (error instanceof UsageError) {
+    process.stderr.write(`${error.message}\n\n${error.usage}\n`);
     process.exit(2);
   }
   if (error instanceof ConfigError || error instanceof AppError) {

@@ -74,6 +74,16 @@ class EnvReader {
     return value;
   }
 
+  oneOf(name: string, fallback: string, values: readonly string[]): string {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    if (!values.includes(raw.toLowerCase())) {
+      this.problems.push(`${name} must be one of ${values.join(', ')} (got "${raw}")`);
+      return fallback;
+    }
+    return raw.toLowerCase();
+  }
+
   bool(name: string, fallback: boolean): boolean {
     const raw = this.optional(name)?.toLowerCase();
     if (raw === undefined) return fallback;
@@ -97,13 +107,16 @@ class EnvReader {
 
 export class ConfigError extends Error {}
 
+/** pino's levels. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const read = new EnvReader(env);
   const dataDir = path.resolve(read.string('LEADFLOW_DATA_DIR', './.leadflow'));
   const config: Config = {
     host: read.string('HOST', '127.0.0.1'),
     port: read.int('PORT', 8080, 0, 65535),
-    logLevel: read.string('LOG_LEVEL', 'info'),
+    logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
     databaseUrl: read.optional('DATABASE_URL'),
     databasePoolSize: read.int('DATABASE_POOL_SIZE', 20, 2, 500),
     dataDir,

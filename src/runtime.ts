@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from './app.js';
-import type { Config } from './config.js';
+import { type Config, ConfigError } from './config.js';
 import { openDatabaseSource } from './db/connect.js';
 import { createDatabase, type DatabaseHandle } from './db/database.js';
 import type { ListenerHandle } from './db/listener.js';
@@ -74,7 +74,7 @@ export async function startRuntime(role: Role, config: Config, logger: Logger): 
         log: logger.child({ component: 'auth-cache' }),
       });
       app = await buildApp({ config, db: database.db, services, logger });
-      url = await app.listen({ host: config.host, port: config.port });
+      url = await listenOn(app, config);
     }
     if (role !== 'api') {
       worker = await startWorker({
@@ -94,6 +94,27 @@ export async function startRuntime(role: Role, config: Config, logger: Logger): 
   }
   logger.info({ role, url, embeddedDatabase: source.embedded }, 'leadflow started');
   return { services, database, app, worker, url, stop };
+}
+
+const LISTEN_PROBLEMS: Record<string, (config: Config) => string> = {
+  EADDRINUSE: (c) =>
+    `PORT ${c.port} on HOST ${c.host} is already in use by another process; stop it or set PORT to a free port`,
+  EACCES: (c) =>
+    `PORT ${c.port} may not be opened by this user (ports below 1024 need privileges); set PORT to 1024 or higher`,
+  EADDRNOTAVAIL: (c) =>
+    `HOST ${c.host} is not an address of this machine; set HOST to one of its addresses or 0.0.0.0`,
+  ENOTFOUND: (c) => `HOST ${c.host} cannot be resolved; set HOST to an address of this machine or 0.0.0.0`,
+};
+
+/** Listens, turning the usual operator mistakes into a one-line configuration error instead of a stack. */
+async function listenOn(app: FastifyInstance, config: Config): Promise<string> {
+  try {
+    return await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    const problem = LISTEN_PROBLEMS[(error as { code?: string }).code ?? ''];
+    if (!problem) throw error;
+    throw new ConfigError(`Invalid configuration: ${problem(config)}.`);
+  }
 }
 
 function announceOwner(created: { user_id: number; team_id: number; api_key: string }, config: Config): void {

@@ -61,6 +61,7 @@ describe('Team-ID header', () => {
     const second = await ctx.services.identity.createUserWithTeam({
       email: alice.email,
       teamName: 'Alice second',
+      existingUser: true,
     });
     const lists = async (teamHeader?: string) =>
       ctx.request(alice, {
@@ -168,6 +169,12 @@ describe('auth changes apply at once', () => {
       headers: { 'team-id': String(alice.teamId) },
     });
     expect(scoped.statusCode).toBe(200);
+  });
+
+  it('refuses unknown roles', async () => {
+    await expect(ctx.services.identity.addMember(bob.email, alice.teamId, 'superuser')).rejects.toThrow(
+      'role must be one of owner, member (got "superuser")',
+    );
   });
 
   it('keeps nothing while the LISTEN connection is lost, and starts from nothing when it is back', async () => {

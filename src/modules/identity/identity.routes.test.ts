@@ -42,6 +42,7 @@ describe('GET /id/api/teams', () => {
       const { team_id } = await ctx.services.identity.createUserWithTeam({
         email: carol.email,
         teamName: `Carol ${n}`,
+        existingUser: true,
       });
       expect(team_id).toBeGreaterThan(0);
     }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Database, Executor } from '../../db/database.js';
 import { hashApiKey } from '../../http/auth.js';
-import { AppError, invalidField, notFound } from '../../lib/errors.js';
+import { AppError, conflict, invalidField, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { envelope, type PageRequest } from '../../lib/pagination.js';
 import { type AuthCache, createAuthCache } from './auth-cache.js';
@@ -53,6 +53,10 @@ export function toUser(row: UserRow) {
 }
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
+
+/** Roles of a team member: the owner (who created the team) and members. */
+export const TEAM_ROLES = ['owner', 'member'] as const;
+export type TeamRole = (typeof TEAM_ROLES)[number];
 const MIN_KEY_LENGTH = 16;
 
 /** A new secret: `lf_` and 40 URL-safe characters (240 bits). */
@@ -105,15 +109,27 @@ export function createIdentityService(deps: {
   }
 
   return {
-    /** Creates a user (or reuses the one with that e-mail), a team they own, and a first API key. */
-    async createUserWithTeam(input: { email: string; teamName: string; apiKey?: string }) {
+    /**
+     * Creates a user, a team they own, and a first API key. An existing e-mail is a 409 unless
+     * `existingUser` says to give that user another team (and another key).
+     */
+    async createUserWithTeam(input: {
+      email: string;
+      teamName: string;
+      apiKey?: string;
+      existingUser?: boolean;
+    }) {
       if (!EMAIL_PATTERN.test(input.email))
         throw invalidField('email', `"${input.email}" is not an e-mail address.`);
       if (!input.teamName.trim()) throw invalidField('team', 'A team name is required.');
       const result = await db.transaction().execute(async (trx) => {
-        const user =
-          (await repo.selectUserByEmail(trx, input.email)) ??
-          (await repo.insertUser(trx, { uuid: newId(), email: input.email }));
+        const existing = await repo.selectUserByEmail(trx, input.email);
+        if (existing && !input.existingUser) {
+          throw conflict(`A user with the e-mail ${existing.email} exists already (id ${existing.id}).`, {
+            email: ['belongs to an existing user'],
+          });
+        }
+        const user = existing ?? (await repo.insertUser(trx, { uuid: newId(), email: input.email }));
         const team = await createTeam(trx, input.teamName.trim(), user.id);
         const { key } = await issueApiKey(trx, user.id, 'default', input.apiKey);
         return { user_id: user.id, team_id: team.id, api_key: key };
@@ -178,7 +194,10 @@ export function createIdentityService(deps: {
       changed(key.user_id);
     },
 
-    async addMember(email: string, teamId: number, role = 'member') {
+    async addMember(email: string, teamId: number, role: string = 'member') {
+      if (!(TEAM_ROLES as readonly string[]).includes(role)) {
+        throw invalidField('role', `role must be one of ${TEAM_ROLES.join(', ')} (got "${role}").`);
+      }
       const result = await db.transaction().execute(async (trx) => {
         const user = await requireUserByEmail(trx, email);
         if (!(await repo.selectTeamById(trx, teamId))) throw notFound(`Team ${teamId}`);
