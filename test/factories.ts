@@ -1,6 +1,7 @@
 // Insert-based factories for tests that need records of other modules without going through their API.
 import type { Database } from '../src/db/database.js';
 import { newId } from '../src/lib/ids.js';
+import { defaultSchedule } from '../src/lib/schedule.js';
 import { selectInitialStageUuid } from '../src/modules/pipeline-stages/pipeline-stages.defaults.js';
 
 export async function makeList(db: Database, teamId: number, name = 'List') {
@@ -41,4 +42,17 @@ export async function makeLeads(
     )
     .returningAll()
     .execute();
+}
+
+/** A sender profile row (the senders API owns them; tests of other areas only need one to exist). */
+export async function makeSenderProfile(
+  db: Database,
+  teamId: number,
+  sender: { first_name: string; last_name?: string | null; status?: 'enabled' | 'disabled' },
+) {
+  return db
+    .insertInto('sender_profiles')
+    .values({ team_id: teamId, uuid: newId(), schedule: JSON.stringify(defaultSchedule()), ...sender })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }

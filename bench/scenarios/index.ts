@@ -5,6 +5,7 @@ import { companiesScenario } from './companies.js';
 import { crmScenario } from './crm.js';
 import { crmSettingsScenario } from './crm-settings.js';
 import { filesScenario } from './files.js';
+import { templatesScenario } from './templates.js';
 import { webhooksScenario } from './webhooks.js';
 
 export const scenarios: Scenario[] = [
@@ -14,4 +15,5 @@ export const scenarios: Scenario[] = [
   webhooksScenario,
   companiesScenario,
   filesScenario,
+  templatesScenario,
 ];
