@@ -9,12 +9,12 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { Services } from './deps.js';
 import { registerAuth } from './http/auth.js';
-import { registerClosedBodies } from './http/closed-bodies.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { registerOpenApi } from './http/openapi.js';
 import { createMetricsRegistry, registerOperations } from './http/operations.js';
 import { parseQueryString, registerQueryHandling } from './http/query.js';
 import { registerRateLimit } from './http/rate-limit.js';
+import { registerSchemaRules } from './http/schema-rules.js';
 import { validatorCompiler } from './http/validation.js';
 import { blacklistsRoutes } from './modules/blacklists/blacklists.routes.js';
 import { bulkOperationsRoutes } from './modules/bulk-operations/bulk-operations.routes.js';
@@ -67,7 +67,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return parseJson(request, text, done);
   });
   registerErrorHandling(app);
-  registerClosedBodies(app);
+  registerSchemaRules(app);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();

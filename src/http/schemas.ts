@@ -1,6 +1,15 @@
 // Schema pieces every module uses: identifiers, the error body, the list envelope and list parameters.
-import { type TSchema, Type } from 'typebox';
-import { MAX_LIMIT } from '../lib/pagination.js';
+import { type TNumberOptions, type TSchema, Type } from 'typebox';
+import { INT32_MAX, MAX_ID, MAX_LIMIT, MAX_OFFSET } from '../lib/pagination.js';
+
+export { INT32_MAX, MAX_ID };
+
+/** An integer stored in an `integer` column: bounded so a larger one is a 422, never a database error. */
+export const Int32 = (options: TNumberOptions = {}) =>
+  Type.Integer({ minimum: -INT32_MAX - 1, maximum: INT32_MAX, ...options });
+
+/** A numeric record id (users, teams, API keys: `bigint` columns), within what JSON numbers hold exactly. */
+export const Id = (options: TNumberOptions = {}) => Type.Integer({ minimum: 1, maximum: MAX_ID, ...options });
 
 export const Uuid = (description?: string) =>
   Type.String({ format: 'uuid', ...(description ? { description } : {}) });
@@ -46,13 +55,15 @@ export const Envelope = <T extends TSchema>(item: T) =>
 
 const pageFields = {
   limit: Type.Optional(
-    Type.Integer({
+    Int32({
       minimum: 1,
       default: 20,
-      description: `Page size; values above ${MAX_LIMIT} are clamped`,
+      description: `Page size; values above ${MAX_LIMIT} are clamped to ${MAX_LIMIT}`,
     }),
   ),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  offset: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0, description: 'Records to skip' }),
+  ),
   order_field: Type.Optional(Type.String({ description: 'Field to sort by (default created_at)' })),
   order_type: Type.Optional(
     Type.Union([Type.Literal('asc'), Type.Literal('desc'), Type.Literal(0), Type.Literal(1)], {

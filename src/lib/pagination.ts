@@ -5,6 +5,11 @@ import { invalidField } from './errors.js';
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 1000;
+export const INT32_MAX = 2_147_483_647;
+/** Largest numeric id a request may name: bigint columns, within what a JSON number holds exactly. */
+export const MAX_ID = Number.MAX_SAFE_INTEGER;
+/** Offsets are bigint in SQL; past int32 no list of ours has rows, and the bound keeps it a 422. */
+export const MAX_OFFSET = INT32_MAX;
 
 export type SortSpec = {
   /** order_field value → SQL column. */
@@ -40,10 +45,10 @@ export function resolvePage(params: PageParams, sort: SortSpec): PageRequest {
   let limit = DEFAULT_LIMIT;
   if (params.limit !== undefined && params.limit !== null) {
     const parsed = toInteger(params.limit);
-    if (parsed === undefined || parsed < 1) {
+    if (parsed === undefined || parsed < 1 || parsed > INT32_MAX) {
       throw invalidField(
         'limit',
-        `limit must be a whole number of at least 1 (at most ${MAX_LIMIT} is used)`,
+        `limit must be a whole number from 1 to ${INT32_MAX} (at most ${MAX_LIMIT} is used)`,
       );
     }
     limit = Math.min(parsed, MAX_LIMIT);
@@ -51,8 +56,8 @@ export function resolvePage(params: PageParams, sort: SortSpec): PageRequest {
   let offset = 0;
   if (params.offset !== undefined && params.offset !== null) {
     const parsed = toInteger(params.offset);
-    if (parsed === undefined || parsed < 0)
-      throw invalidField('offset', 'offset must be a whole number, 0 or more');
+    if (parsed === undefined || parsed < 0 || parsed > MAX_OFFSET)
+      throw invalidField('offset', `offset must be a whole number from 0 to ${MAX_OFFSET}`);
     offset = parsed;
   }
   const orderField = params.order_field ?? sort.default ?? 'created_at';

@@ -5,7 +5,7 @@
 import Fastify from 'fastify';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openObjects, registerClosedBodies } from '../../src/http/closed-bodies.js';
+import { openObjects, registerSchemaRules, unboundedIntegers } from '../../src/http/schema-rules.js';
 import { createTestContext, type TestContext, type TestUser } from '../harness.js';
 
 type JsonSchema = Record<string, unknown>;
@@ -241,13 +241,28 @@ describe('the closed-body rule', () => {
 
   it('stops a route with an open body from being registered', () => {
     const app = Fastify();
-    registerClosedBodies(app);
+    registerSchemaRules(app);
     expect(() =>
       app.post(
         '/test/api/open',
         { schema: { body: Type.Object({ name: Type.String() }) } },
         async () => ({}),
       ),
-    ).toThrow(/POST \/test\/api\/open: request bodies must be closed/);
+    ).toThrow(/POST \/test\/api\/open: request schemas break the rules[\s\S]*body is an open object/);
+  });
+
+  it('stops a route whose integers have no bounds, in any part of the request', () => {
+    const app = Fastify();
+    registerSchemaRules(app);
+    expect(() =>
+      app.get(
+        '/test/api/page',
+        { schema: { querystring: Type.Object({ offset: Type.Integer({ minimum: 0 }) }) } },
+        async () => ({}),
+      ),
+    ).toThrow(/query.offset is an integer without a maximum/);
+    expect(unboundedIntegers(Type.Object({ n: Type.Integer({ minimum: 0, maximum: 9 }) }), 'body')).toEqual(
+      [],
+    );
   });
 });

@@ -57,12 +57,20 @@ describe('every API operation', () => {
       42,
       { filter: 'x', limit: -1 },
       { uuids: ['nope'], ids: {} },
+      { offset: 1e20, limit: 1e21 },
     ];
     const failures: string[] = [];
     for (const op of operations) {
-      for (const path of [fillPath(op.path, idFor), fillPath(op.path, () => 'not-an-id')]) {
+      const paths = [fillPath(op.path, idFor), fillPath(op.path, () => 'not-an-id')];
+      if (op.path.includes('{id}')) paths.push(fillPath(op.path, () => '9223372036854775808'));
+      for (const path of paths) {
         for (const payload of op.hasBody ? bodies : [undefined]) {
-          for (const query of ['', '?limit=abc&offset=-3&filter[nope]=1', '?unknown_param=1']) {
+          for (const query of [
+            '',
+            '?limit=abc&offset=-3&filter[nope]=1',
+            '?unknown_param=1',
+            '?offset=99999999999999999999&limit=1e21',
+          ]) {
             const res = await ctx.request(alice, {
               method: op.method as 'GET',
               url: `${path}${query}`,

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, Envelope, ListQuery, Nullable, Uuid } from '../../http/schemas.js';
+import { DateTime, Envelope, ListQuery, MAX_ID, Nullable, Uuid } from '../../http/schemas.js';
 import { companiesBlacklistFilterFields, leadsBlacklistFilterFields } from './blacklists.repository.js';
 
 const common = {
@@ -75,7 +75,7 @@ export const CreateCompaniesBlacklistBody = Type.Object(
     linkedin: text('Company page URL, page slug or numeric company id'),
     ln_id: Type.Optional(
       Nullable(
-        Type.Union([Type.Integer({ minimum: 1 }), Type.String({ maxLength: 20 })], {
+        Type.Union([Type.Integer({ minimum: 1, maximum: MAX_ID }), Type.String({ maxLength: 20 })], {
           description: 'Numeric LinkedIn company id',
         }),
       ),

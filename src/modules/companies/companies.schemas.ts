@@ -1,5 +1,14 @@
 import { Type } from 'typebox';
-import { DateTime, Envelope, ListQuery, Nullable, SearchBody, Uuid } from '../../http/schemas.js';
+import {
+  DateTime,
+  Envelope,
+  INT32_MAX,
+  ListQuery,
+  MAX_ID,
+  Nullable,
+  SearchBody,
+  Uuid,
+} from '../../http/schemas.js';
 import { BulkOperation } from '../bulk-operations/bulk-operations.schemas.js';
 import { Lead } from '../leads/leads.schemas.js';
 import { COMPANY_LINKEDIN_STATUSES, COMPANY_STATUSES, NETWORK_TYPES } from './companies.fields.js';
@@ -7,6 +16,8 @@ import { COMPANY_FILTER_KEYS } from './companies.filter.js';
 
 const text = (description: string) => Nullable(Type.String({ description }));
 const integer = (description: string) => Nullable(Type.Integer({ description }));
+const count = (description: string) =>
+  Nullable(Type.Integer({ minimum: 0, maximum: INT32_MAX, description }));
 const texts = (description: string) => Nullable(Type.Array(Type.String(), { description }));
 const Location = Type.Record(Type.String(), Type.Unknown(), {
   description: 'address_string, city, region, country, zip, timezone',
@@ -62,14 +73,17 @@ export const CompaniesQuery = ListQuery(COMPANY_FILTER_KEYS);
 export const CompaniesSearchBody = SearchBody(COMPANY_FILTER_KEYS);
 
 const linkedinInput = Nullable(
-  Type.Union([Type.String(), Type.Integer()], {
+  Type.Union([Type.String(), Type.Integer({ minimum: 1, maximum: MAX_ID })], {
     description: 'LinkedIn company page URL, Sales Navigator company URL, page slug or numeric id',
   }),
 );
 const lnIdInput = Nullable(
-  Type.Union([Type.Integer({ minimum: 1 }), Type.String({ pattern: '^\\s*\\d{1,15}\\s*$' })], {
-    description: 'Numeric LinkedIn company id',
-  }),
+  Type.Union(
+    [Type.Integer({ minimum: 1, maximum: MAX_ID }), Type.String({ pattern: '^\\s*\\d{1,15}\\s*$' })],
+    {
+      description: 'Numeric LinkedIn company id',
+    },
+  ),
 );
 const tagsInput = Type.Array(Type.String({ minLength: 1, maxLength: 255 }), {
   maxItems: 100,
@@ -98,9 +112,11 @@ const writable = {
   logo_url: Type.Optional(text('Logo URL')),
   industry: Type.Optional(text('Industry')),
   employees_range: Type.Optional(text('Head-count range')),
-  employees_on_linkedin: Type.Optional(integer('Employees on LinkedIn')),
-  followers: Type.Optional(integer('LinkedIn followers')),
-  year_established: Type.Optional(integer('Year founded')),
+  employees_on_linkedin: Type.Optional(count('Employees on LinkedIn')),
+  followers: Type.Optional(count('LinkedIn followers')),
+  year_established: Type.Optional(
+    Nullable(Type.Integer({ minimum: 0, maximum: 9999, description: 'Year founded' })),
+  ),
   about: Type.Optional(text('Description')),
   tagline: Type.Optional(text('Tagline')),
   hashtags: Type.Optional(texts('Hashtags')),

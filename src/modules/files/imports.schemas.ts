@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, Envelope, ListQuery, Nullable, Uuid } from '../../http/schemas.js';
+import { DateTime, Envelope, INT32_MAX, ListQuery, Nullable, Uuid } from '../../http/schemas.js';
 import { importFilterFields } from './imports.repository.js';
 
 const count = (description: string) => Type.Integer({ description });
@@ -92,7 +92,7 @@ export const FileImportsQuery = ListQuery(Object.keys(importFilterFields));
 
 const mappingEntry = Type.Object(
   {
-    source: Type.Union([Type.String(), Type.Integer({ minimum: 0 })], {
+    source: Type.Union([Type.String(), Type.Integer({ minimum: 0, maximum: INT32_MAX })], {
       description: 'CSV header (as in the upload record\u2019s headers) or 0-based column number',
     }),
     target: Nullable(

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, Envelope, ListQuery, Nullable, Uuid } from '../../http/schemas.js';
+import { DateTime, Envelope, Id, ListQuery, Nullable, Uuid } from '../../http/schemas.js';
 
 export const User = Type.Object({
   id: Type.Integer(),
@@ -39,7 +39,7 @@ export const Team = Type.Object({
 
 export const TeamList = Envelope(Team);
 export const TeamListQuery = ListQuery();
-export const TeamParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+export const TeamParams = Type.Object({ id: Id({ description: 'Team id' }) });
 
 export const CreateApiKeyBody = Type.Object(
   { name: Type.String({ minLength: 1, maxLength: 200 }) },
@@ -63,4 +63,4 @@ export const ApiKey = Type.Object({
   last_used_at: Nullable(DateTime('Updated at most once a minute')),
   revoked_at: Nullable(DateTime()),
 });
-export const ApiKeyParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+export const ApiKeyParams = Type.Object({ id: Id({ description: 'API key id' }) });

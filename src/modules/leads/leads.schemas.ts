@@ -1,5 +1,5 @@
 import { type TProperties, Type } from 'typebox';
-import { DateTime, Envelope, Nullable, SearchBody, Uuid } from '../../http/schemas.js';
+import { DateTime, Envelope, INT32_MAX, MAX_ID, Nullable, SearchBody, Uuid } from '../../http/schemas.js';
 import { EMAIL_STATUSES, LEAD_STATUSES, LINKEDIN_STATUSES } from './lead-fields.js';
 import { LEAD_FILTER_KEYS } from './leads.filter.js';
 
@@ -113,7 +113,7 @@ const standardFields = {
   avatar: text('Alias of avatar_url'),
   ln_member_id: Type.Optional(
     Nullable(
-      Type.Union([Type.Integer({ minimum: 1 }), Type.String({ pattern: '^\\d{1,15}$' })], {
+      Type.Union([Type.Integer({ minimum: 1, maximum: MAX_ID }), Type.String({ pattern: '^\\d{1,15}$' })], {
         description: 'Numeric LinkedIn member id',
       }),
     ),
@@ -131,8 +131,12 @@ const standardFields = {
   domain: text('Company domain (or website): links the contact to the team\u2019s company with that domain'),
   work_phone_number: text('Work phone'),
   personal_phone_number: text('Personal phone'),
-  connections_number: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
-  followers_number: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+  connections_number: Type.Optional(
+    Nullable(Type.Integer({ minimum: 0, maximum: INT32_MAX, description: 'LinkedIn connections' })),
+  ),
+  followers_number: Type.Optional(
+    Nullable(Type.Integer({ minimum: 0, maximum: INT32_MAX, description: 'LinkedIn followers' })),
+  ),
   primary_language: text('Primary language code'),
   supported_languages: Type.Optional(Nullable(Type.Array(Type.String({ maxLength: 50 }), { maxItems: 100 }))),
   has_open_profile: Type.Optional(
