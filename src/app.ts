@@ -22,6 +22,7 @@ import { companiesRoutes } from './modules/companies/companies.routes.js';
 import { customFieldsRoutes } from './modules/custom-fields/custom-fields.routes.js';
 import { fileExportsRoutes } from './modules/files/exports.routes.js';
 import { fileImportsRoutes } from './modules/files/imports.routes.js';
+import { flowsModuleRoutes } from './modules/flows/flows.module.js';
 import { identityRoutes } from './modules/identity/identity.routes.js';
 import { leadsRoutes } from './modules/leads/leads.routes.js';
 import { leadsBulkRoutes } from './modules/leads/leads-bulk.routes.js';
@@ -96,5 +97,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fileImportsRoutes, { files: services.files });
   await app.register(fileExportsRoutes, { files: services.files });
   await app.register(sendersRoutes, { senders: services.senders });
+  await app.register(flowsModuleRoutes, { flows: services.flows });
   return app;
 }

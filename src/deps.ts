@@ -14,6 +14,7 @@ import { createCustomFieldsService } from './modules/custom-fields/custom-fields
 import { pruneEventsHandler } from './modules/events/events.retention.js';
 import { createFilesService } from './modules/files/files.service.js';
 import { createAuthCache } from './modules/identity/auth-cache.js';
+import { createFlowsModule } from './modules/flows/flows.module.js';
 import { createIdentityService } from './modules/identity/identity.service.js';
 import { purgeDeletedLeadsHandler } from './modules/leads/lead-deletion.js';
 import { leadMassActionRunner } from './modules/leads/leads.mass-actions.js';
@@ -47,6 +48,7 @@ export function createServices(deps: ServiceDeps) {
   const webhooks = createWebhooksService(deps);
   const files = createFilesService({ db: deps.db, config: deps.config, clock: deps.clock });
   const senders = createSendersService({ db: deps.db });
+  const flows = createFlowsModule({ db: deps.db });
   return {
     identity,
     lists,
@@ -61,6 +63,7 @@ export function createServices(deps: ServiceDeps) {
     webhooks,
     files,
     senders,
+    flows,
   };
 }
 

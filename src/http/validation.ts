@@ -241,3 +241,11 @@ export function validationFailure(errors: ErrorObject[], part: string | undefine
   const where = part && part !== 'body' ? ` (in the ${partName})` : '';
   return new AppError('validation_error', `${first}${where}`, data);
 }
+
+/**
+ * Compiles `schema` with the body validator's settings, for parts of a body whose shape depends on a
+ * sibling (a flow node's payload by its type) and is therefore checked after the route schema.
+ */
+export function compileBodyValidator(schema: object) {
+  return bodyAjv.compile(schema);
+}

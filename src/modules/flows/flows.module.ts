@@ -1,0 +1,35 @@
+// The flows area as one unit for the composition root: its services (flows, folders, versions...) and
+// one route plugin that registers all of theirs.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Database } from '../../db/database.js';
+import { flowsRoutes } from './flows.routes.js';
+import { createFlowsService } from './flows.service.js';
+import { defaultReferenceCheckers, type ReferenceCheckers } from './versions/references.js';
+import { flowVersionsRoutes } from './versions/versions.routes.js';
+import { createFlowVersionsService } from './versions/versions.service.js';
+import { flowWorkspacesRoutes } from './workspaces/workspaces.routes.js';
+import { createFlowWorkspacesService } from './workspaces/workspaces.service.js';
+
+export function createFlowsModule(deps: {
+  db: Database;
+  /** Reference checkers of modules added later (ai_template, attachment...), over the defaults. */
+  references?: ReferenceCheckers;
+}) {
+  const references = { ...defaultReferenceCheckers, ...deps.references };
+  return {
+    flows: createFlowsService({ db: deps.db }),
+    workspaces: createFlowWorkspacesService({ db: deps.db }),
+    versions: createFlowVersionsService({ db: deps.db, references }),
+  };
+}
+
+export type FlowsModule = ReturnType<typeof createFlowsModule>;
+
+export const flowsModuleRoutes: FastifyPluginAsyncTypebox<{ flows: FlowsModule }> = async (
+  app,
+  { flows },
+) => {
+  await app.register(flowsRoutes, { flows: flows.flows });
+  await app.register(flowWorkspacesRoutes, { workspaces: flows.workspaces });
+  await app.register(flowVersionsRoutes, { versions: flows.versions });
+};

@@ -1,0 +1,118 @@
+import { type Static, Type } from 'typebox';
+import { ScheduleSchema } from '../../http/schedule.schemas.js';
+import { DateTime, Envelope, ListQuery, Nullable, Uuid } from '../../http/schemas.js';
+import { flowFilterFields } from './flows.repository.js';
+import { TreeFields } from './versions/versions.schemas.js';
+
+export const FlowWarning = Type.Object(
+  {
+    code: Type.Union(
+      [Type.Literal('no_action_node'), Type.Literal('no_sender'), Type.Literal('senders_disabled')],
+      {
+        description:
+          'no_action_node: the tree does nothing but wait and route; no_sender: nodes need a sender and no contact source lists an existing one; senders_disabled: every sender of the contact sources is disabled',
+      },
+    ),
+    message: Type.String({ description: 'What is wrong and how to fix it' }),
+  },
+  { description: 'A reason the flow cannot do its work' },
+);
+
+const flowFields = {
+  uuid: Uuid('Flow UUID'),
+  public_uuid: Nullable(Uuid('Public UUID (not used)')),
+  team_id: Type.Integer({ description: 'Team' }),
+  name: Type.String({ description: 'Name' }),
+  description: Nullable(Type.String({ description: 'Description' })),
+  flow_workspace_uuid: Nullable(Uuid('Folder (flow workspace)')),
+  flow_version_uuid: Uuid('The active version'),
+  use_sender_schedule: Type.Boolean({
+    description: "Steps run in each sender's schedule instead of the flow's",
+  }),
+  schedule: ScheduleSchema,
+  priority: Type.Integer({ description: 'Higher runs first when senders are busy' }),
+  status: Type.Union(
+    [Type.Literal('on'), Type.Literal('off'), Type.Literal('draft'), Type.Literal('archived')],
+    {
+      description: 'on (running), off (stopped), draft (never started), archived',
+    },
+  ),
+  is_public: Type.Boolean({ description: 'Visible to the whole team' }),
+  user_id: Nullable(Type.Integer({ description: 'Creator' })),
+  warnings: Type.Array(FlowWarning, {
+    description: 'Why the flow cannot do its work (empty when nothing is wrong)',
+  }),
+  created_at: DateTime('Created'),
+  updated_at: DateTime('Last changed'),
+};
+
+export const Flow = Type.Object(flowFields, { description: 'A flow (automation)' });
+export const FlowDetail = Type.Object(
+  { ...flowFields, ...TreeFields },
+  { description: "A flow with its active version's tree" },
+);
+
+export const FlowPage = Envelope(Flow);
+export const FlowsQuery = ListQuery(Object.keys(flowFilterFields));
+
+const name = Type.String({ minLength: 1, maxLength: 255, description: 'Name' });
+const description = Nullable(Type.String({ maxLength: 10_000, description: 'Description' }));
+const priority = Type.Integer({
+  minimum: 0,
+  maximum: 100,
+  description: 'Higher runs first when senders are busy (default 2)',
+});
+const workspace = Nullable(Uuid('Folder (flow workspace) of the team; null for none'));
+
+const exampleSchedule = {
+  timezone: 'Europe/Berlin',
+  use_lead_timezone: false,
+  timeblocks: [1, 2, 3, 4, 5].map((dow) => ({ dow, min: 540, max: 1080 })),
+};
+
+export const CreateFlowBody = Type.Object(
+  {
+    name,
+    schedule: ScheduleSchema,
+    use_sender_schedule: Type.Optional(
+      Type.Boolean({ default: false, description: "Run steps in each sender's schedule" }),
+    ),
+    description: Type.Optional(description),
+    priority: Type.Optional(priority),
+    is_public: Type.Optional(Type.Boolean({ default: false, description: 'Visible to the whole team' })),
+    flow_workspace_uuid: Type.Optional(workspace),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ name: 'DACH CTO Outreach', use_sender_schedule: false, schedule: exampleSchedule }],
+  },
+);
+export type CreateFlowBody = Static<typeof CreateFlowBody>;
+
+export const UpdateFlowBody = Type.Object(
+  {
+    name: Type.Optional(name),
+    description: Type.Optional(description),
+    schedule: Type.Optional(ScheduleSchema),
+    use_sender_schedule: Type.Optional(Type.Boolean({ description: "Run steps in each sender's schedule" })),
+    priority: Type.Optional(priority),
+    is_public: Type.Optional(Type.Boolean({ description: 'Visible to the whole team' })),
+    flow_workspace_uuid: Type.Optional(workspace),
+  },
+  { additionalProperties: false, examples: [{ name: 'DACH CTO Outreach (v2)', priority: 5 }] },
+);
+export type UpdateFlowBody = Static<typeof UpdateFlowBody>;
+
+export const CloneFlowBody = Type.Object(
+  {
+    flow_uuid: Uuid('The flow to copy'),
+    name,
+    flow_workspace_uuid: Type.Optional(workspace),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ flow_uuid: '0190f000-0000-7000-8000-000000000002', name: 'DACH CTO Outreach (copy)' }],
+  },
+);
+
+export const FlowParams = Type.Object({ flowUuid: Uuid('Flow UUID') });
