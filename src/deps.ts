@@ -13,8 +13,8 @@ import { customFieldJobHandlers } from './modules/custom-fields/custom-fields.jo
 import { createCustomFieldsService } from './modules/custom-fields/custom-fields.service.js';
 import { pruneEventsHandler } from './modules/events/events.retention.js';
 import { createFilesService } from './modules/files/files.service.js';
-import { createAuthCache } from './modules/identity/auth-cache.js';
 import { createFlowsModule } from './modules/flows/flows.module.js';
+import { createAuthCache } from './modules/identity/auth-cache.js';
 import { createIdentityService } from './modules/identity/identity.service.js';
 import { purgeDeletedLeadsHandler } from './modules/leads/lead-deletion.js';
 import { leadMassActionRunner } from './modules/leads/leads.mass-actions.js';

@@ -6,11 +6,11 @@ import {
   FlowUuidParams,
   FlowVersion,
   FlowVersionList,
-  NodeInput,
   NodeTypesList,
   SavedFlowVersion,
   SaveVersionBody,
   ValidateContactSourceBody,
+  ValidateNodeBody,
 } from './versions.schemas.js';
 import type { FlowVersionsService } from './versions.service.js';
 
@@ -81,7 +81,7 @@ export const flowVersionsRoutes: FastifyPluginAsyncTypebox<{ versions: FlowVersi
         description:
           'Checks what one node can be checked for on its own: a known type, its payload, the branch ids of its ' +
           'outgoing edges and the records its payload names. 204 when valid; 422 lists the problems.',
-        body: NodeInput,
+        body: ValidateNodeBody,
         response: { 204: NoContent },
       },
     },

@@ -48,8 +48,14 @@ const nodeProperties = {
       description: 'Wait before this step, seconds (0 = right away; at most a year)',
     }),
   ),
-  created_at: Type.Optional(Type.String({ maxLength: 64, description: 'Accepted for compatibility' })),
-  updated_at: Type.Optional(Type.String({ maxLength: 64, description: 'Accepted for compatibility' })),
+};
+
+/** Editor timestamps hosted clients send on each node of a saved tree (filled in when missing). */
+const nodeTimestamps = {
+  created_at: Type.Optional(Type.String({ maxLength: 64, description: 'When the editor created the node' })),
+  updated_at: Type.Optional(
+    Type.String({ maxLength: 64, description: 'When the editor last changed the node' }),
+  ),
 };
 
 const exampleNodes = [
@@ -90,12 +96,17 @@ const exampleNodes = [
   },
 ];
 
-export const NodeInput = Type.Object(nodeProperties, {
+export const NodeInput = Type.Object(
+  { ...nodeProperties, ...nodeTimestamps },
+  { additionalProperties: false, description: 'One node of the tree', examples: [exampleNodes[2]] },
+);
+export type NodeInput = Static<typeof NodeInput>;
+
+/** validate-node: one node, without the timestamps (the hosted service does not take them there either). */
+export const ValidateNodeBody = Type.Object(nodeProperties, {
   additionalProperties: false,
-  description: 'One node of the tree',
   examples: [exampleNodes[2]],
 });
-export type NodeInput = Static<typeof NodeInput>;
 
 const contactSourceProperties = {
   id: Type.Integer({
