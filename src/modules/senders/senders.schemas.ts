@@ -1,6 +1,6 @@
 import { type TSchema, Type } from 'typebox';
 import { ScheduleSchema } from '../../http/schedule.schemas.js';
-import { DateTime, Envelope, ListQuery, Nullable, Uuid } from '../../http/schemas.js';
+import { DateTime, Envelope, Id, ListQuery, Nullable, Uuid } from '../../http/schemas.js';
 import {
   DEFAULT_DAILY_LIMITS,
   DEFAULT_WEEKLY_LIMITS,
@@ -154,7 +154,7 @@ const writableFields = {
     Nullable(Type.String({ maxLength: 2048, format: 'uri', description: 'Picture URL (http or https)' })),
   ),
   assignee_user_id: Type.Optional(
-    Type.Integer({ minimum: 1, description: 'A member of your team; defaults to you on create' }),
+    Id({ description: 'A member of your team; defaults to you on create' }),
   ),
   schedule: Type.Optional(ScheduleSchema),
   limits: Type.Optional(LimitsInput),
