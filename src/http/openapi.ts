@@ -72,6 +72,13 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       return { schema: { ...schema, headers: withTeam }, url };
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: true,
+    // The plugin's policy ends with upgrade-insecure-requests, which makes a browser fetch the page's own
+    // scripts over https: on plain http from any host but localhost the page stays blank. The rest of the
+    // policy (same-origin scripts, no objects, no framing by others) stays.
+    transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/g, '').trim(),
+  });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }
