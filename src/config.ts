@@ -1,6 +1,7 @@
 // The only reader of process.env. Parsed once at start; every problem is listed at once so an
 // operator fixes the environment in one go instead of one restart per typo.
 import path from 'node:path';
+import { allowlistEntryProblem } from './modules/webhooks/ssrf.js';
 
 export type Config = Readonly<{
   host: string;
@@ -34,6 +35,8 @@ export type Config = Readonly<{
   webhooks: {
     retryScheduleSeconds: number[];
     allowPrivateTargets: boolean;
+    /** Targets always allowed, link-local and metadata included: CIDRs, addresses, host names. */
+    allowlist?: readonly string[];
     timeoutMs: number;
     /** A webhook that has not succeeded once in this long is switched off. */
     disableAfterFailingMs: number;
@@ -93,6 +96,19 @@ class EnvReader {
     return fallback;
   }
 
+  /** A comma-separated list; `problem` says why an entry cannot be read. */
+  list(name: string, problem: (entry: string) => string | undefined): string[] {
+    const entries = (this.optional(name) ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+    for (const entry of entries) {
+      const why = problem(entry);
+      if (why) this.problems.push(`${name}: ${why}`);
+    }
+    return entries;
+  }
+
   intList(name: string, fallback: number[]): number[] {
     const raw = this.optional(name);
     if (raw === undefined) return fallback;
@@ -145,6 +161,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
         [5, 60, 300, 1800, 7200, 21600, 43200],
       ),
       allowPrivateTargets: read.bool('LEADFLOW_WEBHOOKS_ALLOW_PRIVATE', false),
+      allowlist: read.list('LEADFLOW_WEBHOOKS_ALLOWLIST', allowlistEntryProblem),
       timeoutMs: read.int('LEADFLOW_WEBHOOK_TIMEOUT_MS', 10_000, 100),
       disableAfterFailingMs: read.int('LEADFLOW_WEBHOOK_DISABLE_AFTER_MS', 5 * 24 * 3600 * 1000, 1000),
     },

@@ -8,12 +8,14 @@ import { LRUCache } from 'lru-cache';
 import { Webhook } from 'standardwebhooks';
 import { Agent, buildConnector, request } from 'undici';
 import { version } from '../../version.js';
-import { assertPublic, BlockedTargetError, bareHost, guardedLookup, resolveHost } from './ssrf.js';
+import { BlockedTargetError, bareHost, guardedLookup, resolveHost, targetGuard } from './ssrf.js';
 import type { RequestMethod } from './webhooks.tables.js';
 
 export type WebhookClientOptions = {
   timeoutMs: number;
   allowPrivateTargets: boolean;
+  /** CIDRs, addresses and host names always allowed (link-local and metadata included). */
+  allowlist?: readonly string[];
   /** DNS lookup used for connections and target checks (tests map names with it). */
   lookup?: LookupFunction;
   /** Sockets per target origin. */
@@ -88,16 +90,20 @@ function isBlocked(error: unknown): boolean {
 }
 
 export function createWebhookClient(options: WebhookClientOptions) {
-  const { timeoutMs, allowPrivateTargets } = options;
-  const lookup = allowPrivateTargets ? options.lookup : guardedLookup(options.lookup);
-  const baseConnect = buildConnector({ timeout: timeoutMs, ...(lookup ? { lookup } : {}) });
+  const { timeoutMs } = options;
+  const guard = targetGuard({
+    allowPrivate: options.allowPrivateTargets,
+    allowlist: options.allowlist ?? [],
+  });
+  const lookup = guardedLookup(guard, options.lookup);
+  const baseConnect = buildConnector({ timeout: timeoutMs, lookup });
 
   // IP literals never reach the lookup, and the socket's peer is checked once more after connecting.
   const connect: buildConnector.connector = (connectOptions, callback) => {
     const host = bareHost(connectOptions.hostname);
-    if (!allowPrivateTargets && net.isIP(host)) {
+    if (net.isIP(host)) {
       try {
-        assertPublic(host, [host]);
+        guard.assertAllowed(host, [host]);
       } catch (error) {
         callback(error as Error, null);
         return;
@@ -106,13 +112,11 @@ export function createWebhookClient(options: WebhookClientOptions) {
     baseConnect(connectOptions, (...args) => {
       const [error, socket] = args;
       if (error || !socket) return callback(error ?? new Error('connection failed'), null);
-      if (!allowPrivateTargets) {
-        try {
-          assertPublic(host, [(socket as Socket | TLSSocket).remoteAddress ?? 'unknown']);
-        } catch (blocked) {
-          socket.destroy();
-          return callback(blocked as Error, null);
-        }
+      try {
+        guard.assertAllowed(host, [(socket as Socket | TLSSocket).remoteAddress ?? 'unknown']);
+      } catch (blocked) {
+        socket.destroy();
+        return callback(blocked as Error, null);
       }
       callback(null, socket);
     });
@@ -138,20 +142,27 @@ export function createWebhookClient(options: WebhookClientOptions) {
   }
 
   return {
-    /** Refuses a malformed URL (InvalidTargetError) or one whose host resolves to a non-public address. */
+    /**
+     * Refuses a malformed URL (InvalidTargetError) or one whose host is or resolves to an address the
+     * guard refuses. With private targets allowed, a name that does not resolve yet is accepted (every
+     * connection is checked again anyway), as it was before link-local addresses were singled out.
+     */
     async checkTarget(raw: string): Promise<URL> {
       const url = parseTargetUrl(raw);
-      if (allowPrivateTargets) return url;
       const host = bareHost(url.hostname);
       let addresses: string[];
       try {
         addresses = await resolveHost(host, options.lookup);
       } catch (error) {
-        throw new InvalidTargetError(
-          `target_url host ${host} could not be resolved (${(error as { code?: string }).code ?? 'DNS error'}).`,
-        );
+        if (!options.allowPrivateTargets) {
+          throw new InvalidTargetError(
+            `target_url host ${host} could not be resolved (${(error as { code?: string }).code ?? 'DNS error'}).`,
+          );
+        }
+        addresses = [];
       }
-      assertPublic(host, addresses);
+      if (addresses.length === 0) guard.assertHostAllowed(host);
+      else guard.assertAllowed(host, addresses);
       return url;
     },
 

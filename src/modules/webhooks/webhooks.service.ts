@@ -46,6 +46,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
   const client = createWebhookClient({
     timeoutMs: config.webhooks.timeoutMs,
     allowPrivateTargets: config.webhooks.allowPrivateTargets,
+    allowlist: config.webhooks.allowlist ?? [],
     ...(deps.lookup ? { lookup: deps.lookup } : {}),
   });
   const delivery = createDelivery({ db, config, clock, client });
