@@ -10,6 +10,13 @@ import { createLogger } from '../../src/lib/logger.js';
 import { createTestContext, type TestContext, type TestUser } from '../harness.js';
 
 const REDIS = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((p) => existsSync(p));
+if (!REDIS) {
+  // Say it where a developer looks, not only in the list of skipped tests.
+  console.warn(
+    'Skipping the Redis rate-limit test: redis-server is not installed. Install it ' +
+      '(apt-get install redis-server, or run .ci/run) to run it.',
+  );
+}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
