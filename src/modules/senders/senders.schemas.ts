@@ -153,9 +153,7 @@ const writableFields = {
   avatar_url: Type.Optional(
     Nullable(Type.String({ maxLength: 2048, format: 'uri', description: 'Picture URL (http or https)' })),
   ),
-  assignee_user_id: Type.Optional(
-    Id({ description: 'A member of your team; defaults to you on create' }),
-  ),
+  assignee_user_id: Type.Optional(Id({ description: 'A member of your team; defaults to you on create' })),
   schedule: Type.Optional(ScheduleSchema),
   limits: Type.Optional(LimitsInput),
   weekly_limits: Type.Optional(WeeklyLimitsInput),
