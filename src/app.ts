@@ -16,6 +16,7 @@ import { parseQueryString, registerQueryHandling } from './http/query.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerSchemaRules } from './http/schema-rules.js';
 import { validatorCompiler } from './http/validation.js';
+import { aiTemplatesRoutes } from './modules/ai-templates/ai-templates.routes.js';
 import { blacklistsRoutes } from './modules/blacklists/blacklists.routes.js';
 import { bulkOperationsRoutes } from './modules/bulk-operations/bulk-operations.routes.js';
 import { companiesRoutes } from './modules/companies/companies.routes.js';
@@ -98,5 +99,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fileExportsRoutes, { files: services.files });
   await app.register(sendersRoutes, { senders: services.senders });
   await app.register(flowsModuleRoutes, { flows: services.flows });
+  await app.register(aiTemplatesRoutes, { aiTemplates: services.aiTemplates });
   return app;
 }

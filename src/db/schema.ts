@@ -1,6 +1,7 @@
 // The database as Kysely sees it: each module declares its own tables next to its code and this
 // file merges them. Keep these in step with the migrations.
 import type { JobsTables } from '../jobs/jobs.tables.js';
+import type { AiTemplatesTable } from '../modules/ai-templates/ai-templates.tables.js';
 import type {
   CompaniesBlacklistTable,
   LeadsBlacklistTable,
@@ -65,4 +66,5 @@ export interface DB extends IdentityTables, JobsTables {
   sender_channel_state: SenderChannelStateTable;
   lead_signals: LeadSignalsTable;
   sandbox_linkedin_actions: SandboxLinkedinActionsTable;
+  ai_templates: AiTemplatesTable;
 }

@@ -14,6 +14,7 @@ import * as webhookSecretRotation from './0410_webhook_secret_rotation.js';
 import * as authChangeNotify from './0420_auth_change_notify.js';
 import * as automation from './0500_automation.js';
 import * as engine from './0600_engine.js';
+import * as aiTemplates from './0700_ai_templates.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_identity': identity,
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '0420_auth_change_notify': authChangeNotify,
   '0500_automation': automation,
   '0600_engine': engine,
+  '0700_ai_templates': aiTemplates,
 };

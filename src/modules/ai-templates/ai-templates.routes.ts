@@ -1,0 +1,102 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { authOf } from '../../http/auth.js';
+import { NoContent, UuidParams } from '../../http/schemas.js';
+import { aiTemplateFilterFields } from './ai-templates.repository.js';
+import {
+  AiTemplate,
+  AiTemplatePage,
+  AiTemplatesQuery,
+  CreateAiTemplateBody,
+  UpdateAiTemplateBody,
+} from './ai-templates.schemas.js';
+import type { AiTemplatesService } from './ai-templates.service.js';
+
+export const aiTemplatesRoutes: FastifyPluginAsyncTypebox<{ aiTemplates: AiTemplatesService }> = async (
+  app,
+  { aiTemplates },
+) => {
+  const tags = ['AI templates'];
+
+  app.get(
+    '/flows/api/ai-templates',
+    {
+      config: { filterFields: Object.keys(aiTemplateFilterFields) },
+      schema: {
+        tags,
+        operationId: 'listAiTemplates',
+        summary: 'List AI templates',
+        description:
+          'Your team\u2019s public templates and your own private ones. filter[q] searches the name.',
+        querystring: AiTemplatesQuery,
+        response: { 200: AiTemplatePage },
+      },
+    },
+    async (request) => aiTemplates.listAiTemplates(authOf(request), request.query),
+  );
+
+  app.post(
+    '/flows/api/ai-templates',
+    {
+      schema: {
+        tags,
+        operationId: 'createAiTemplate',
+        summary: 'Create an AI template',
+        description:
+          'name, type and is_public (0 or 1) are required. Template fields (subject, body, fallback_body, ' +
+          'prompt, validation_prompt) are parsed: a syntax error is a 422 naming the field.',
+        body: CreateAiTemplateBody,
+        response: { 201: AiTemplate },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await aiTemplates.createAiTemplate(authOf(request), request.body)),
+  );
+
+  app.get(
+    '/flows/api/ai-templates/:uuid',
+    {
+      schema: {
+        tags,
+        operationId: 'getAiTemplate',
+        summary: 'Get an AI template',
+        params: UuidParams,
+        response: { 200: AiTemplate },
+      },
+    },
+    async (request) => aiTemplates.getAiTemplate(authOf(request), request.params.uuid),
+  );
+
+  app.put(
+    '/flows/api/ai-templates/:uuid',
+    {
+      schema: {
+        tags,
+        operationId: 'updateAiTemplate',
+        summary: 'Update an AI template',
+        description: 'Only the fields sent change; null clears a field.',
+        params: UuidParams,
+        body: UpdateAiTemplateBody,
+        response: { 200: AiTemplate },
+      },
+    },
+    async (request) => aiTemplates.updateAiTemplate(authOf(request), request.params.uuid, request.body),
+  );
+
+  app.delete(
+    '/flows/api/ai-templates/:uuid',
+    {
+      schema: {
+        tags,
+        operationId: 'deleteAiTemplate',
+        summary: 'Delete an AI template',
+        description: 'The template is gone: afterwards it answers 404 and is not listed.',
+        params: UuidParams,
+        response: { 204: NoContent },
+      },
+    },
+    async (request, reply) => {
+      await aiTemplates.deleteAiTemplate(authOf(request), request.params.uuid);
+      return reply.code(204).send(null);
+    },
+  );
+};

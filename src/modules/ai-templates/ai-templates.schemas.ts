@@ -1,0 +1,156 @@
+import { Type } from 'typebox';
+import { DateTime, Envelope, ListQuery, Nullable, Uuid } from '../../http/schemas.js';
+import { RENDER_LIMITS } from '../templates/render/render.js';
+import { aiTemplateFilterFields } from './ai-templates.repository.js';
+
+export const AI_TEMPLATE_TYPES = ['message', 'connection_note', 'email', 'post_comment'] as const;
+
+const TypeField = Type.Enum([...AI_TEMPLATE_TYPES], {
+  description:
+    'What the template writes: message (LinkedIn message), connection_note (LinkedIn invitation note, ' +
+    'at most 300 characters), email (subject and body), post_comment (LinkedIn comment)',
+});
+
+const IsPublic = Type.Union([Type.Literal(0), Type.Literal(1)], {
+  description: '1: the whole team sees and uses the template; 0: only you do',
+});
+
+const templateText = (what: string) =>
+  Type.String({
+    maxLength: RENDER_LIMITS.sourceChars,
+    description:
+      `${what}: text with {{variables}}, Liquid conditions and filters and {a|b} spintax (variables: README, ` +
+      '"Message templates"). A syntax error is a 422 naming the field.',
+  });
+
+const LlmConfigSchema = Type.Object(
+  {
+    model: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: 'Model name; default LEADFLOW_LLM_MODEL' }),
+    ),
+    temperature: Type.Optional(Type.Number({ minimum: 0, maximum: 2, description: 'Sampling temperature' })),
+    max_tokens: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 32_000, description: 'Longest answer, in tokens' }),
+    ),
+    top_p: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'Nucleus sampling' })),
+  },
+  {
+    additionalProperties: false,
+    description: 'Settings of the LLM call (OpenAI-compatible chat completions)',
+    examples: [{ model: 'gpt-4o-mini', temperature: 0.7 }],
+  },
+);
+
+const SettingsSchema = Type.Object(
+  {
+    max_length: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 100_000,
+        description:
+          'Longest acceptable AI-written text in characters (default: 300 for connection_note, 8,000 for ' +
+          'message, 1,250 for post_comment, none for email); a longer answer is invalid',
+      }),
+    ),
+  },
+  { additionalProperties: false, description: 'Template options' },
+);
+
+const Attachments = Type.Array(
+  Type.Object({ uuid: Uuid('An attachment') }, { additionalProperties: false }),
+  {
+    maxItems: 20,
+    description: 'Attachments sent with the message',
+  },
+);
+
+export const AiTemplate = Type.Object({
+  uuid: Uuid('Referenced as template_uuid by flow nodes'),
+  team_id: Type.Integer({ description: 'Team the template belongs to' }),
+  user_id: Nullable(Type.Integer({ description: 'User who created it' })),
+  template_category_uuid: Nullable(Uuid('Category (stored for compatibility)')),
+  name: Type.String({ description: 'Name' }),
+  type: TypeField,
+  is_public: IsPublic,
+  subject: Nullable(Type.String({ description: 'E-mail subject template' })),
+  body: Nullable(Type.String({ description: 'Message template' })),
+  fallback_body: Nullable(
+    Type.String({ description: 'Template sent instead of the AI text when the LLM fails (enable_fallback)' }),
+  ),
+  attachments: Nullable(Attachments),
+  prompt: Nullable(Type.String({ description: 'Instructions to the LLM (a template too)' })),
+  llm_uuid: Nullable(Uuid('LLM integration of the hosted service (stored; Leadflow uses LEADFLOW_LLM_*)')),
+  llm_config: Nullable(LlmConfigSchema),
+  enable_validation: Type.Boolean({ description: 'Check the LLM\u2019s answer with validation_prompt' }),
+  validation_prompt: Nullable(Type.String({ description: 'Instructions of the validation call' })),
+  validation_llm_uuid: Nullable(Uuid('LLM integration of the validation call (stored)')),
+  validation_llm_config: Nullable(LlmConfigSchema),
+  enable_fallback: Type.Boolean({
+    description: 'When the LLM fails, times out or answers something invalid, send fallback_body (or body)',
+  }),
+  settings: Nullable(SettingsSchema),
+  created_at: DateTime(),
+  updated_at: DateTime(),
+});
+
+export const AiTemplatePage = Envelope(AiTemplate);
+export const AiTemplatesQuery = ListQuery(Object.keys(aiTemplateFilterFields));
+
+const optionalFields = {
+  template_category_uuid: Type.Optional(Nullable(Uuid('Category (stored for compatibility)'))),
+  subject: Type.Optional(Nullable(templateText('E-mail subject'))),
+  body: Type.Optional(Nullable(templateText('Message'))),
+  fallback_body: Type.Optional(Nullable(templateText('Fallback message, sent when the AI part fails'))),
+  attachments: Type.Optional(Nullable(Attachments)),
+  prompt: Type.Optional(Nullable(templateText('Instructions to the LLM'))),
+  llm_uuid: Type.Optional(Nullable(Uuid('Stored for compatibility; the LLM is LEADFLOW_LLM_*'))),
+  llm_config: Type.Optional(Nullable(LlmConfigSchema)),
+  enable_validation: Type.Optional(
+    Type.Boolean({ description: 'Check the LLM\u2019s answer with validation_prompt (default false)' }),
+  ),
+  validation_prompt: Type.Optional(Nullable(templateText('Instructions of the validation call'))),
+  validation_llm_uuid: Type.Optional(Nullable(Uuid('Stored for compatibility'))),
+  validation_llm_config: Type.Optional(Nullable(LlmConfigSchema)),
+  enable_fallback: Type.Optional(
+    Type.Boolean({
+      description: 'Fall back to fallback_body (or body) when the AI part fails (default false)',
+    }),
+  ),
+  settings: Type.Optional(Nullable(SettingsSchema)),
+};
+
+const Name = Type.String({ minLength: 1, maxLength: 255, description: 'Name' });
+
+export const CreateAiTemplateBody = Type.Object(
+  { name: Name, type: TypeField, is_public: IsPublic, ...optionalFields },
+  {
+    additionalProperties: false,
+    description: 'name, type and is_public are required',
+    examples: [
+      {
+        name: 'Cold outreach \u2014 CTO',
+        type: 'message',
+        is_public: 1,
+        body: '{Hi|Hello} {{first_name | default: "there"}}, I saw {{company}} is hiring engineers\u2026',
+        prompt: 'Write a two-sentence opener for {{first_name}}, {{position}} at {{company}}.',
+        enable_fallback: true,
+      },
+    ],
+  },
+);
+
+export const UpdateAiTemplateBody = Type.Object(
+  {
+    name: Type.Optional(Name),
+    type: Type.Optional(TypeField),
+    is_public: Type.Optional(IsPublic),
+    ...optionalFields,
+  },
+  {
+    additionalProperties: false,
+    description: 'Only the fields sent change; null clears a field',
+    examples: [
+      { name: 'Cold outreach \u2014 CTO (v2)', enable_validation: true, validation_prompt: 'Is it polite?' },
+    ],
+  },
+);
