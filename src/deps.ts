@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { JobHandler } from './jobs/queue.js';
 import type { Clock } from './lib/clock.js';
+import { selectExistingAiTemplateUuids } from './modules/ai-templates/ai-templates.repository.js';
 import { createAiTemplatesService } from './modules/ai-templates/ai-templates.service.js';
 import { createBlacklistsService } from './modules/blacklists/blacklists.service.js';
 import { runBulkOperationHandler } from './modules/bulk-operations/bulk-operations.jobs.js';
@@ -49,7 +50,10 @@ export function createServices(deps: ServiceDeps) {
   const webhooks = createWebhooksService(deps);
   const files = createFilesService({ db: deps.db, config: deps.config, clock: deps.clock });
   const senders = createSendersService({ db: deps.db });
-  const flows = createFlowsModule({ db: deps.db });
+  const flows = createFlowsModule({
+    db: deps.db,
+    references: { ai_template: selectExistingAiTemplateUuids },
+  });
   const aiTemplates = createAiTemplatesService({ db: deps.db });
   return {
     identity,

@@ -97,14 +97,21 @@ export async function deleteAiTemplate(db: Executor, reader: Reader, uuid: strin
   return result.numDeletedRows > 0n;
 }
 
-/** The team's templates among `uuids` (visibility aside: automations run for the whole team). */
-export async function selectTeamTemplateUuids(db: Executor, teamId: number, uuids: readonly string[]) {
-  if (uuids.length === 0) return [];
+/**
+ * The team's templates among `uuids`, private ones included (automations run for the whole team): the
+ * `ai_template` reference checker of flow node payloads (`template_uuid`).
+ */
+export async function selectExistingAiTemplateUuids(
+  db: Executor,
+  teamId: number,
+  uuids: string[],
+): Promise<Set<string>> {
+  if (uuids.length === 0) return new Set();
   const rows = await db
     .selectFrom('ai_templates')
     .select('uuid')
     .where('team_id', '=', teamId)
-    .where('uuid', 'in', [...uuids])
+    .where('uuid', 'in', uuids)
     .execute();
-  return rows.map((row) => row.uuid);
+  return new Set(rows.map((row) => row.uuid));
 }
