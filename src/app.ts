@@ -32,6 +32,7 @@ import { notesRoutes } from './modules/notes/notes.routes.js';
 import { pipelineStagesRoutes } from './modules/pipeline-stages/pipeline-stages.routes.js';
 import { sendersRoutes } from './modules/senders/senders.routes.js';
 import { tagsRoutes } from './modules/tags/tags.routes.js';
+import { tasksRoutes } from './modules/tasks/tasks.routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { version } from './version.js';
 
@@ -100,5 +101,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(sendersRoutes, { senders: services.senders });
   await app.register(flowsModuleRoutes, { flows: services.flows });
   await app.register(aiTemplatesRoutes, { aiTemplates: services.aiTemplates });
+  await app.register(tasksRoutes, { tasks: services.tasks });
   return app;
 }

@@ -28,6 +28,9 @@ import { createPipelineStagesService } from './modules/pipeline-stages/pipeline-
 import { createSendersService } from './modules/senders/senders.service.js';
 import { tagJobHandlers } from './modules/tags/tags.jobs.js';
 import { createTagsService } from './modules/tags/tags.service.js';
+import { taskMassMoveRunner } from './modules/tasks/tasks.mass-moves.js';
+import { cancelManualTasksOfLeads } from './modules/tasks/tasks.repository.js';
+import { createTasksService } from './modules/tasks/tasks.service.js';
 import { createWebhooksService } from './modules/webhooks/webhooks.service.js';
 
 export type ServiceDeps = { db: Database; config: Config; clock: Clock };
@@ -55,6 +58,7 @@ export function createServices(deps: ServiceDeps) {
     references: { ai_template: selectExistingAiTemplateUuids },
   });
   const aiTemplates = createAiTemplatesService({ db: deps.db });
+  const tasks = createTasksService({ db: deps.db, config: deps.config });
   return {
     identity,
     lists,
@@ -71,6 +75,7 @@ export function createServices(deps: ServiceDeps) {
     senders,
     flows,
     aiTemplates,
+    tasks,
   };
 }
 
@@ -81,7 +86,7 @@ export function createJobCatalog(services: Services, deps: ServiceDeps): JobHand
     ...services.webhooks.jobs,
     ...services.files.jobs,
     pruneEventsHandler({ db: deps.db, clock: deps.clock, retentionDays: deps.config.retention.eventDays }),
-    purgeDeletedLeadsHandler({ db: deps.db, steps: [purgeNotesOfDeletedLeads] }),
+    purgeDeletedLeadsHandler({ db: deps.db, steps: [purgeNotesOfDeletedLeads, cancelManualTasksOfLeads] }),
     ...tagJobHandlers({ db: deps.db }),
     ...customFieldJobHandlers({ db: deps.db }),
     runBulkOperationHandler({
@@ -89,6 +94,7 @@ export function createJobCatalog(services: Services, deps: ServiceDeps): JobHand
       runners: [
         leadMassActionRunner({ db: deps.db, config: deps.config }),
         companyMassActionRunner({ db: deps.db, config: deps.config }),
+        taskMassMoveRunner({ db: deps.db, config: deps.config }),
       ],
     }),
   ];

@@ -38,34 +38,46 @@ export type BulkOperationRunner = {
  * taken in uuid order, each in its own short transaction that also records its progress. `apply`
  * gets the batch as a condition and returns how many records it changed. Actions only touch records
  * not yet in the wanted state, so a retried run repeats no change.
+ *
+ * With `drain`, `where` must select exactly the records the action changes (every change takes a
+ * record out of `where`): each batch is then the first records still matching, found by the index
+ * that serves `where`, instead of a walk along the uuids of the whole team.
  */
 export async function applyInBatches(
   db: Database,
-  scope: { table: 'leads' | 'companies'; alias: 'l' | 'c'; teamId: number; where: RawBuilder<SqlBool> },
+  scope: {
+    table: 'leads' | 'companies' | 'tasks';
+    alias: 'l' | 'c' | 't';
+    teamId: number;
+    where: RawBuilder<SqlBool>;
+  },
   batchSize: number,
   apply: (trx: Executor, batch: RawBuilder<SqlBool>) => Promise<number>,
   progress: ProgressFn,
+  options: { drain?: boolean } = {},
 ): Promise<void> {
   const alias = sql.raw(scope.alias);
   let after: string | null = null;
   for (;;) {
-    const batch: string[] = await db.transaction().execute(async (trx) => {
+    const { taken, changed } = await db.transaction().execute(async (trx) => {
       const cursor = after === null ? sql<SqlBool>`true` : sql<SqlBool>`${alias}.uuid > ${after}::uuid`;
       const rows = await sql<{ uuid: string }>`
         select ${alias}.uuid from ${sql.table(scope.table)} ${alias}
         where ${alias}.team_id = ${scope.teamId} and ${scope.where} and ${cursor}
-        order by ${alias}.uuid limit ${batchSize}
+        ${options.drain ? sql`` : sql`order by ${alias}.uuid`} limit ${batchSize}
       `.execute(trx);
       const uuids = rows.rows.map((row) => row.uuid);
-      if (uuids.length === 0) return uuids;
-      await progress(
-        trx,
-        await apply(trx, sql<SqlBool>`${scope.where} and ${alias}.uuid = any(${uuids}::uuid[])`),
-      );
-      return uuids;
+      if (uuids.length === 0) return { taken: uuids, changed: 0 };
+      const count = await apply(trx, sql<SqlBool>`${scope.where} and ${alias}.uuid = any(${uuids}::uuid[])`);
+      await progress(trx, count);
+      return { taken: uuids, changed: count };
     });
-    if (batch.length < batchSize) return;
-    after = batch.at(-1)!;
+    if (taken.length < batchSize) return;
+    // Draining: the changed records left the selection; one that did not change would come back, so
+    // a batch that changed nothing ends the run.
+    if (options.drain) {
+      if (changed === 0) return;
+    } else after = taken.at(-1)!;
   }
 }
 

@@ -1,0 +1,103 @@
+// Status moves by hand (spec 3.3). Each move says which statuses it leaves, which it reaches, and
+// whether an automation's task may take it: complete, cancel and fail are for to-dos only (a flow's
+// task is the engine's to run); retry and skip also apply to a flow's task that its contact is still
+// at, and then wake the enrollment so the engine moves on (skip) or runs the step again (retry).
+// A move only touches tasks it actually changes, so `affected` counts real changes and running it
+// again is harmless (background operations rely on that).
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import type { Executor } from '../../db/database.js';
+import { wakeEnrollments } from '../engine/enrollment-signals.js';
+import type { TaskStatusValue } from './tasks.filter.js';
+
+export type MoveName = 'complete' | 'cancel' | 'fail' | 'retry' | 'skip';
+
+export type Move = {
+  name: MoveName;
+  to: TaskStatusValue;
+  from: readonly TaskStatusValue[];
+  /** Only to-dos move this way; an automation's task is refused (one task) or left out (a selection). */
+  manualOnly: boolean;
+  /** Further condition on `t` for the task to be movable. */
+  extra?: RawBuilder<SqlBool>;
+  /** The columns the move sets besides status and updated_at. */
+  set?: RawBuilder<unknown>;
+};
+
+export const MOVES: Record<MoveName, Move> = {
+  complete: {
+    name: 'complete',
+    to: 'closed',
+    from: ['in_progress', 'failed'],
+    manualOnly: true,
+    set: sql`executed_at = coalesce(t.executed_at, now())`,
+  },
+  cancel: { name: 'cancel', to: 'canceled', from: ['in_progress', 'failed'], manualOnly: true },
+  fail: { name: 'fail', to: 'failed', from: ['in_progress'], manualOnly: true },
+  retry: {
+    name: 'retry',
+    to: 'in_progress',
+    from: ['failed'],
+    manualOnly: false,
+    // A step that failed because the contact replied is not tried again.
+    extra: sql<SqlBool>`t.automation_error_code is distinct from 'replied'`,
+    // Attempts are kept; the outcome of the failed run is cleared so the engine runs it afresh.
+    set: sql`error_msg = null, automation_error_code = null, executed_at = null, taken_to_execute_at = null,
+      remote_ref = null`,
+  },
+  skip: {
+    name: 'skip',
+    to: 'skipped',
+    from: ['in_progress', 'failed'],
+    manualOnly: false,
+    // An action already handed to its channel cannot be skipped any more: its outcome decides.
+    extra: sql<SqlBool>`(t.status = 'failed' or t.taken_to_execute_at is null)`,
+  },
+};
+
+/**
+ * Whether a task of `t` can take `move`: a to-do in a source status, or (for moves automations allow)
+ * a flow's task in a source status whose enrollment is live and still at the task's node.
+ */
+export function movable(move: Move): RawBuilder<SqlBool> {
+  const automation = move.manualOnly
+    ? sql<SqlBool>`t.automation = 'manual'`
+    : sql<SqlBool>`(t.automation = 'manual' or exists (
+        select 1 from flow_leads fl
+        where fl.team_id = t.team_id and fl.uuid = t.flow_lead_uuid
+          and fl.status in ('in_progress', 'paused') and fl.flow_node_id is not distinct from t.flow_node_id
+      ))`;
+  const status = sql<SqlBool>`t.status = any(${[...move.from]}::text[])`;
+  return move.extra
+    ? sql<SqlBool>`${status} and ${automation} and ${move.extra}`
+    : sql<SqlBool>`${status} and ${automation}`;
+}
+
+/**
+ * Applies `move` to the team's tasks matching `where` (alias `t`) that can take it, then wakes the
+ * enrollments whose current task moved. Returns the uuids of the tasks changed. Run it in a
+ * transaction.
+ */
+export async function applyMove(
+  trx: Executor,
+  teamId: number,
+  move: Move,
+  where: RawBuilder<SqlBool>,
+  options: { errorMsg?: string | null } = {},
+): Promise<string[]> {
+  const sets = [sql`status = ${move.to}`, sql`updated_at = now()`];
+  if (move.set) sets.push(move.set);
+  if (options.errorMsg !== undefined && options.errorMsg !== null)
+    sets.push(sql`error_msg = ${options.errorMsg}`);
+  const { rows } = await sql<{ uuid: string; flow_lead_uuid: string | null; automation: string }>`
+    update tasks t set ${sql.join(sets)}
+    where t.team_id = ${teamId} and ${where} and ${movable(move)}
+    returning t.uuid, t.flow_lead_uuid, t.automation
+  `.execute(trx);
+  const enrollments = [
+    ...new Set(
+      rows.filter((row) => row.automation === 'auto' && row.flow_lead_uuid).map((row) => row.flow_lead_uuid!),
+    ),
+  ];
+  if (enrollments.length > 0) await wakeEnrollments(trx, teamId, { uuids: enrollments });
+  return rows.map((row) => row.uuid);
+}

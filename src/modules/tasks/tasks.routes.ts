@@ -1,0 +1,217 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { authOf } from '../../http/auth.js';
+import { UuidParams } from '../../http/schemas.js';
+import { taskFilterFields } from './tasks.filter.js';
+import { MASS_MOVES } from './tasks.mass-moves.js';
+import {
+  ContinueAutomationBody,
+  ContinueAutomationResult,
+  CreateTaskBody,
+  FailTaskBody,
+  GroupCounts,
+  GroupCountsBody,
+  MassMoveBody,
+  MassMoveResult,
+  ScheduleQuery,
+  SenderDay,
+  Task,
+  TaskPage,
+  TasksQuery,
+} from './tasks.schemas.js';
+import type { TasksService } from './tasks.service.js';
+
+const MASS_MOVE_TEXT: Record<(typeof MASS_MOVES)[number], { summary: string; description: string }> = {
+  cancel: {
+    summary: 'Cancel many to-dos',
+    description:
+      'Manual tasks that are in_progress or failed become canceled. Automation tasks are the engine\u2019s: ' +
+      'named in uuids they are a 422; a filter leaves them out.',
+  },
+  complete: {
+    summary: 'Complete many to-dos',
+    description:
+      'Manual tasks that are in_progress or failed become closed with executed_at now. No "sent" event is ' +
+      'recorded: a person did it outside the product. Automation tasks: named in uuids a 422, left out by a filter.',
+  },
+  retry: {
+    summary: 'Retry failed tasks',
+    description:
+      'Failed tasks go back to in_progress (attempts are kept; a task that failed because the contact ' +
+      'replied is not retried). A flow\u2019s task is retried when its contact is still at that step, and ' +
+      'the engine runs the step again.',
+  },
+  skip: {
+    summary: 'Skip tasks',
+    description:
+      'Tasks that are in_progress (not yet handed to LinkedIn or the mailbox) or failed become skipped. A ' +
+      'flow\u2019s task is skipped when its contact is still at that step, and the contact moves on to the next node.',
+  },
+};
+
+export const tasksRoutes: FastifyPluginAsyncTypebox<{ tasks: TasksService }> = async (app, { tasks }) => {
+  const tags = ['Tasks'];
+
+  app.get(
+    '/flows/api/tasks',
+    {
+      config: { filterFields: Object.keys(taskFilterFields) },
+      schema: {
+        tags,
+        operationId: 'listTasks',
+        summary: 'List tasks',
+        description:
+          'Bracket filters (filter[status]=failed, filter[executed_at][>=]=2026-07-01, filter[type][]=a&' +
+          'filter[type][]=b) on flow_uuid, type, status, automation, lead_uuid, sender_profile_uuid, ' +
+          'flow_node_id, executed_at, schedule_at (also uuid, flow_lead_uuid, created_at); a flat ?status= ' +
+          'filters the same way. order_field: created_at (default), schedule_at, executed_at, uuid. total ' +
+          'is exact; with filters on flow, node, sender, type, automation and status only it comes from ' +
+          'counters, so it stays fast at ten million tasks.',
+        querystring: TasksQuery,
+        response: { 200: TaskPage },
+      },
+    },
+    async (request) => tasks.listTasks(authOf(request).teamId, request.query),
+  );
+
+  app.post(
+    '/flows/api/tasks',
+    {
+      schema: {
+        tags,
+        operationId: 'createTask',
+        summary: 'Create a to-do',
+        description:
+          'A manual task for a person: one of the five manual types, about a contact, done as a sender ' +
+          'profile. text is stored as payload.template. It is not executed by the product.',
+        body: CreateTaskBody,
+        response: { 201: Task },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await tasks.createTask(authOf(request), request.body)),
+  );
+
+  app.get(
+    '/flows/api/tasks/schedule',
+    {
+      schema: {
+        tags,
+        operationId: 'senderSchedule',
+        summary: 'A sender profile\u2019s day',
+        description:
+          'The profile\u2019s tasks of a local date (done, being executed, planned) with their times in its ' +
+          'zone, the day\u2019s open windows and, per action type, the day\u2019s limit, usage and what is left.',
+        querystring: ScheduleQuery,
+        response: { 200: SenderDay },
+      },
+    },
+    async (request) =>
+      tasks.senderDay(authOf(request).teamId, request.query.sender_profile_uuid, request.query.date),
+  );
+
+  app.post(
+    '/flows/api/tasks/group-counts',
+    {
+      schema: {
+        tags,
+        operationId: 'taskGroupCounts',
+        summary: 'Count tasks by group',
+        description:
+          'Number of tasks per value of group_field among those matching filter. Grouping by status, type, ' +
+          'flow, sender, automation or error code with a filter on those keys only is read from counters.',
+        body: GroupCountsBody,
+        response: { 200: GroupCounts },
+      },
+    },
+    async (request) => tasks.groupCounts(authOf(request).teamId, request.body),
+  );
+
+  app.put(
+    '/flows/api/tasks/continue-automation',
+    {
+      schema: {
+        tags,
+        operationId: 'continueAutomation',
+        summary: 'Release a contact from a hold',
+        description:
+          'A contact waiting at a hold (util_hodor) node moves on. 422 when nothing holds the contact.',
+        body: ContinueAutomationBody,
+        response: { 200: ContinueAutomationResult },
+      },
+    },
+    async (request) => tasks.continueAutomation(authOf(request).teamId, request.body),
+  );
+
+  for (const name of MASS_MOVES) {
+    app.put(
+      `/flows/api/tasks/mass-${name}`,
+      {
+        schema: {
+          tags,
+          operationId: `tasksMass${name[0]!.toUpperCase()}${name.slice(1)}`,
+          summary: MASS_MOVE_TEXT[name].summary,
+          description:
+            `${MASS_MOVE_TEXT[name].description} Up to LEADFLOW_MASS_ACTION_SYNC_LIMIT tasks it runs in the ` +
+            'request (200 {"affected": N}); above it a bulk operation is queued (202 {"affected": null, ' +
+            '"operation": {...}}; poll GET /leads/api/bulk-operations/{uuid}).',
+          body: MassMoveBody,
+          response: { 200: MassMoveResult, 202: MassMoveResult },
+        },
+      },
+      async (request, reply) => {
+        const result = await tasks.massMove(authOf(request), name, request.body);
+        return reply.code(result.queued ? 202 : 200).send(result.body);
+      },
+    );
+  }
+
+  app.get(
+    '/flows/api/tasks/:uuid',
+    {
+      schema: {
+        tags,
+        operationId: 'getTask',
+        summary: 'Get a task',
+        params: UuidParams,
+        response: { 200: Task },
+      },
+    },
+    async (request) => tasks.getTask(authOf(request).teamId, request.params.uuid),
+  );
+
+  for (const name of ['complete', 'cancel'] as const) {
+    app.put(
+      `/flows/api/tasks/:uuid/${name}`,
+      {
+        schema: {
+          tags,
+          operationId: `${name}Task`,
+          summary: name === 'complete' ? 'Complete a to-do' : 'Cancel a to-do',
+          description:
+            name === 'complete'
+              ? 'closed, with executed_at now (no "sent" event: a person did it). Manual tasks only (422 otherwise).'
+              : 'canceled. Manual tasks only (422 otherwise).',
+          params: UuidParams,
+          response: { 200: Task },
+        },
+      },
+      async (request) => tasks.moveTask(authOf(request).teamId, request.params.uuid, name),
+    );
+  }
+
+  app.put(
+    '/flows/api/tasks/:uuid/fail',
+    {
+      schema: {
+        tags,
+        operationId: 'failTask',
+        summary: 'Fail a to-do',
+        description: 'failed, optionally with error_msg saying why. Manual tasks only (422 otherwise).',
+        params: UuidParams,
+        body: FailTaskBody,
+        response: { 200: Task },
+      },
+    },
+    async (request) =>
+      tasks.moveTask(authOf(request).teamId, request.params.uuid, 'fail', request.body?.error_msg),
+  );
+};

@@ -1,0 +1,285 @@
+import { Type } from 'typebox';
+import { DateTime, Envelope, Id, ListQuery, Nullable, Uuid } from '../../http/schemas.js';
+import { BulkOperation } from '../bulk-operations/bulk-operations.schemas.js';
+import { SENDER_ACTION_TYPES } from '../senders/sender-limits.js';
+import { GROUP_FIELDS } from './tasks.counts.js';
+import { MANUAL_TASK_TYPES, TASK_STATUSES, taskFilterFields } from './tasks.filter.js';
+
+const filterKeys = Object.keys(taskFilterFields);
+
+export const Task = Type.Object(
+  {
+    uuid: Uuid(),
+    team_id: Type.Integer({ description: 'Team the task belongs to' }),
+    lead_uuid: Uuid('The contact the task is about'),
+    company_uuid: Nullable(Uuid('The contact\u2019s company when the task was made')),
+    sender_profile_uuid: Nullable(Uuid('The sender profile that acts')),
+    mailbox_uuid: Nullable(Uuid('Mailbox of an e-mail task')),
+    flow_uuid: Nullable(Uuid('The flow that made it (null for a to-do)')),
+    flow_lead_uuid: Nullable(Uuid('The enrollment whose step it is (null for a to-do)')),
+    flow_node_id: Nullable(Type.Integer({ description: 'The flow node whose visit it is' })),
+    type: Type.String({
+      description:
+        'What is to be done: the node type (linkedin_send_connection_request, email_send_message, ' +
+        'rule_filter, util_timer...); to-dos have one of the five manual types',
+    }),
+    automation: Type.Enum(['manual', 'auto'], {
+      description: 'manual: a to-do for a person; auto: made by a flow',
+    }),
+    status: Type.Enum(TASK_STATUSES, {
+      description:
+        'in_progress (planned or running), closed (done), canceled, failed, skipped (passed over; the ' +
+        'contact moved on)',
+    }),
+    payload: Nullable(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description: 'What to send: template (the text), rendered_text, attachments...; to-dos: {template}',
+      }),
+    ),
+    attempts: Type.Integer({ description: 'Times it was run' }),
+    error_msg: Nullable(Type.String({ description: 'Why it failed or was skipped or canceled' })),
+    automation_error_code: Nullable(
+      Type.String({ description: 'Machine-readable failure: replied, too_many_attempts, unknown...' }),
+    ),
+    fork_result: Nullable(Type.Integer({ description: 'Branch taken (rules and triggers)' })),
+    priority: Type.Integer({ description: 'Lower runs first among a sender\u2019s ready tasks' }),
+    note: Nullable(Type.String({ description: 'A note for the person doing it' })),
+    timezone: Nullable(Type.String({ description: 'IANA time zone schedule_at is meant in' })),
+    schedule_at: Nullable(DateTime('When it is planned')),
+    executed_at: Nullable(DateTime('When it was done')),
+    taken_to_execute_at: Nullable(DateTime('When it was handed to its channel (LinkedIn, e-mail)')),
+    assigned_to: Nullable(Type.Integer({ description: 'Team member who does it (to-dos)' })),
+    user_id: Nullable(Type.Integer({ description: 'User who created it (to-dos)' })),
+    created_at: DateTime(),
+    updated_at: DateTime(),
+  },
+  { title: 'Task' },
+);
+
+export const TaskPage = Envelope(Task);
+
+export const TasksQuery = ListQuery(filterKeys);
+
+export const CreateTaskBody = Type.Object(
+  {
+    lead_uuid: Uuid('The contact (one of your team\u2019s)'),
+    sender_profile_uuid: Uuid('The sender profile it is done as (one of your team\u2019s)'),
+    type: Type.Optional(
+      Type.Enum(MANUAL_TASK_TYPES, {
+        default: 'linkedin_send_message',
+        description: 'What to do (default linkedin_send_message)',
+      }),
+    ),
+    text: Type.Optional(
+      Type.String({
+        maxLength: 8000,
+        description: 'The message to send; stored as payload.template. Required for messages and InMails',
+      }),
+    ),
+    payload: Type.Optional(
+      Type.Object(
+        {
+          template: Type.Optional(Type.String({ maxLength: 8000, description: 'The text (same as text)' })),
+          note: Type.Optional(Type.String({ maxLength: 5000, description: 'Same as note' })),
+        },
+        { additionalProperties: false, description: 'The shape some clients send: {template, note}' },
+      ),
+    ),
+    note: Type.Optional(
+      Nullable(Type.String({ maxLength: 5000, description: 'A note for the person doing it' })),
+    ),
+    schedule_at: Type.Optional(DateTime('When it is due (default now)')),
+    timezone: Type.Optional(
+      Type.String({ maxLength: 64, description: 'IANA time zone (default the sender profile\u2019s)' }),
+    ),
+    assigned_to: Type.Optional(
+      Id({ description: 'Team member who does it (default the profile\u2019s assignee)' }),
+    ),
+    automation: Type.Optional(
+      Type.Literal('manual', { description: 'Accepted for compatibility; always manual' }),
+    ),
+    status: Type.Optional(
+      Type.Enum(['new', 'in_progress'], {
+        description: 'Accepted for compatibility; a new task is in_progress',
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        lead_uuid: '0190f1c2-7a3b-7c00-8a00-00000000a001',
+        sender_profile_uuid: '0190f1c2-7a3b-7c00-8a00-00000000b001',
+        type: 'linkedin_send_message',
+        text: 'Hi {{first_name}}, thanks for connecting!',
+        schedule_at: '2026-03-02T10:00:00Z',
+        timezone: 'Europe/Berlin',
+      },
+    ],
+  },
+);
+
+export const FailTaskBody = Type.Union([
+  Type.Object(
+    { error_msg: Type.Optional(Type.String({ maxLength: 5000, description: 'Why it failed' })) },
+    { additionalProperties: false, examples: [{ error_msg: 'Profile no longer exists' }] },
+  ),
+  Type.Null(),
+]);
+
+const selectionDescription =
+  'Which tasks: uuids and/or a filter (the list\u2019s keys, e.g. {"automation": "manual", "status": "in_progress"}); ' +
+  'with both, tasks matching both';
+
+export const MassMoveBody = Type.Object(
+  {
+    uuids: Type.Optional(Type.Array(Uuid(), { maxItems: 100_000, description: 'Task UUIDs' })),
+    filter: Type.Optional(
+      Nullable(
+        Type.Record(Type.String(), Type.Unknown(), {
+          description: `Task filter; keys: ${filterKeys.join(', ')}`,
+        }),
+      ),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: selectionDescription,
+    examples: [
+      { uuids: ['0190f1c2-7a3b-7c00-8a00-00000000c001'] },
+      { filter: { automation: 'manual', status: 'in_progress' } },
+    ],
+  },
+);
+
+export const MassMoveResult = Type.Object({
+  affected: Nullable(
+    Type.Integer({
+      description: 'Tasks moved (tasks that cannot take the move are not counted); null when queued',
+    }),
+  ),
+  operation: Nullable(BulkOperation),
+});
+
+export const ContinueAutomationBody = Type.Object(
+  {
+    lead_uuid: Uuid('The contact held at a hold (util_hodor) node'),
+    flow_uuid: Type.Optional(Uuid('Only in this flow (default: every flow holding the contact)')),
+  },
+  { additionalProperties: false, examples: [{ lead_uuid: '0190f1c2-7a3b-7c00-8a00-00000000a001' }] },
+);
+
+export const ContinueAutomationResult = Type.Object({
+  released: Type.Integer({ description: 'Enrollments released from a hold' }),
+});
+
+export const GroupCountsBody = Type.Object(
+  {
+    group_field: Type.Enum(GROUP_FIELDS, {
+      description:
+        'What to group by: status, type, flow_uuid, sender_profile_uuid, automation, automation_error_code, ' +
+        'or the day / week (from Monday) / month of executed_at',
+    }),
+    filter: Type.Optional(
+      Nullable(
+        Type.Record(Type.String(), Type.Unknown(), {
+          description: `Task filter; keys: ${filterKeys.join(', ')}`,
+        }),
+      ),
+    ),
+    timezone: Type.Optional(
+      Type.String({ maxLength: 64, description: 'IANA time zone of day/week/month periods (default UTC)' }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      { group_field: 'status', filter: { flow_uuid: '0190f1c2-7a3b-7c00-8a00-00000000f001' } },
+      { group_field: 'day', filter: { executed_at: { '>=': '2026-03-01' } }, timezone: 'Europe/Berlin' },
+    ],
+  },
+);
+
+export const GroupCounts = Type.Record(Type.String(), Type.Integer(), {
+  description:
+    'Group value -> number of tasks; "" stands for unset (no flow, no error code...). Periods are keyed by ' +
+    'their first day (yyyy-mm-dd); tasks not executed yet have no period',
+});
+
+export const ScheduleQuery = Type.Object({
+  sender_profile_uuid: Uuid('The sender profile (required)'),
+  date: Type.String({
+    format: 'date',
+    description: 'The local date in the profile\u2019s time zone, yyyy-mm-dd (required)',
+  }),
+});
+
+const LocalTime = (description: string) =>
+  Type.String({ description: `${description}, ISO 8601 in the profile\u2019s zone with its offset` });
+
+export const SenderDay = Type.Object({
+  sender_profile_uuid: Uuid(),
+  date: Type.String({ description: 'The local date asked for' }),
+  timezone: Type.String({ description: 'The profile\u2019s time zone' }),
+  status: Type.String({ description: 'The profile\u2019s status (enabled, disabled)' }),
+  hold_tasks_till: Nullable(DateTime('Its automation steps wait until then')),
+  day: Type.Object(
+    { start: DateTime(), end: DateTime() },
+    { description: 'The instants the local date begins and ends (23 or 25 hours apart on DST days)' },
+  ),
+  windows: Type.Array(
+    Type.Object({
+      start: DateTime(),
+      end: DateTime(),
+      local_start: LocalTime('Start'),
+      local_end: LocalTime('End'),
+    }),
+    { description: 'When the profile\u2019s schedule is open that day' },
+  ),
+  warm_up: Type.Object(
+    {
+      smart_limits_enabled: Type.Boolean(),
+      day: Type.Integer({ description: 'Local days since the profile was created (0 on that day)' }),
+      share: Type.Number({
+        description: 'Share of the daily limits in force that day (1 without smart limits)',
+      }),
+    },
+    { description: 'Warm-up ramp of smart limits' },
+  ),
+  capacity: Type.Object(
+    Object.fromEntries(
+      SENDER_ACTION_TYPES.map((type) => [
+        type,
+        Type.Object({
+          daily_limit: Type.Integer({ description: 'Limit of the day (after the warm-up ramp)' }),
+          weekly_limit: Nullable(Type.Integer({ description: 'Rolling-week cap (connection requests)' })),
+          used: Type.Integer({ description: 'Actions handed to the channel that day' }),
+          used_this_week: Nullable(
+            Type.Integer({ description: 'Actions in the 7 local days ending that day' }),
+          ),
+          planned: Type.Integer({ description: 'Tasks planned that day, not yet started' }),
+          remaining: Type.Integer({ description: 'What the profile may still do that day' }),
+        }),
+      ]),
+    ),
+    { description: 'Per action type: the day\u2019s limit, usage and what is left' },
+  ),
+  tasks: Type.Array(
+    Type.Object({
+      uuid: Uuid(),
+      type: Type.String(),
+      status: Type.String(),
+      automation: Type.String(),
+      lead_uuid: Uuid(),
+      flow_uuid: Nullable(Uuid()),
+      flow_node_id: Nullable(Type.Integer()),
+      state: Type.Enum(['done', 'executing', 'planned'], {
+        description: 'done (executed that day), executing (handed to its channel), planned (due that day)',
+      }),
+      at: DateTime('When it was done, or is planned'),
+      local_time: LocalTime('The same time'),
+    }),
+    { description: 'The profile\u2019s tasks of the day, in time order' },
+  ),
+  tasks_truncated: Type.Boolean({ description: 'More than 2,000 tasks that day: the list stops there' }),
+});

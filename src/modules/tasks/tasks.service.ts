@@ -1,0 +1,197 @@
+import { type SqlBool, sql } from 'kysely';
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/database.js';
+import { AppError, invalidField, notFound } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { envelope, type PageParams, resolvePage } from '../../lib/pagination.js';
+import { isValidTimeZone } from '../../lib/schedule.js';
+import { queueBulkOperation } from '../bulk-operations/bulk-operations.jobs.js';
+import { releaseHolds } from '../engine/enrollment-signals.js';
+import { isTeamMember, selectSenderProfile } from '../senders/senders.repository.js';
+import { type GroupField, groupTaskCounts } from './tasks.counts.js';
+import { compileTaskFilter, type MANUAL_TASK_TYPES, taskSort } from './tasks.filter.js';
+import {
+  compileTaskSelection,
+  type MassMoveName,
+  massMoveOperationType,
+  type TaskSelection,
+} from './tasks.mass-moves.js';
+import { applyMove, MOVES, movable } from './tasks.moves.js';
+import * as repo from './tasks.repository.js';
+import { senderTimeline } from './tasks.timeline.js';
+
+type Actor = { teamId: number; userId: number };
+
+export type CreateTaskInput = {
+  lead_uuid: string;
+  sender_profile_uuid: string;
+  type?: (typeof MANUAL_TASK_TYPES)[number];
+  text?: string;
+  payload?: { template?: string; note?: string };
+  note?: string | null;
+  schedule_at?: string | Date;
+  timezone?: string;
+  assigned_to?: number;
+};
+
+/** Types whose to-do is pointless without a text. */
+const NEEDS_TEXT = new Set(['linkedin_send_message', 'linkedin_send_inmail']);
+
+export function createTasksService(deps: { db: Database; config: Pick<Config, 'massActionSyncLimit'> }) {
+  const { db } = deps;
+
+  async function requireTask(teamId: number, uuid: string) {
+    const task = await repo.selectTask(db, teamId, uuid);
+    if (!task) throw notFound('Task');
+    return task;
+  }
+
+  return {
+    async listTasks(teamId: number, params: PageParams & { filter?: unknown }) {
+      const page = resolvePage(params, taskSort);
+      const where = compileTaskFilter(params.filter);
+      const [rows, total] = await Promise.all([
+        repo.selectTaskPage(db, teamId, where, page),
+        repo.countTasks(db, teamId, where),
+      ]);
+      return envelope(rows, total, page);
+    },
+
+    getTask: requireTask,
+
+    async createTask(actor: Actor, input: CreateTaskInput) {
+      const type = input.type ?? 'linkedin_send_message';
+      const text = input.text ?? input.payload?.template;
+      if (NEEDS_TEXT.has(type) && !text?.trim()) {
+        throw invalidField('text', `The text field is required for a ${type} task (the message to send).`);
+      }
+      if (input.timezone !== undefined && !isValidTimeZone(input.timezone)) {
+        throw invalidField(
+          'timezone',
+          `timezone must be an IANA time zone such as "Europe/Berlin" (got "${input.timezone}").`,
+        );
+      }
+      return db.transaction().execute(async (trx) => {
+        const [lead, sender] = await Promise.all([
+          repo.selectLeadForTask(trx, actor.teamId, input.lead_uuid),
+          selectSenderProfile(trx, actor.teamId, input.sender_profile_uuid),
+        ]);
+        if (!lead) throw invalidField('lead_uuid', 'lead_uuid does not name one of your contacts.');
+        if (!sender) {
+          throw invalidField(
+            'sender_profile_uuid',
+            'sender_profile_uuid does not name one of your sender profiles.',
+          );
+        }
+        if (input.assigned_to !== undefined && !(await isTeamMember(trx, actor.teamId, input.assigned_to))) {
+          throw invalidField('assigned_to', `assigned_to ${input.assigned_to} is not a member of this team.`);
+        }
+        const note = input.note ?? input.payload?.note ?? null;
+        return repo.insertManualTask(trx, {
+          team_id: actor.teamId,
+          uuid: newId(),
+          lead_uuid: lead.uuid,
+          company_uuid: lead.company_uuid,
+          sender_profile_uuid: sender.uuid,
+          type,
+          payload: { template: text ?? null, note },
+          note,
+          timezone: input.timezone ?? sender.schedule.timezone,
+          schedule_at: input.schedule_at === undefined ? null : new Date(input.schedule_at),
+          assigned_to: input.assigned_to ?? sender.assignee_user_id ?? actor.userId,
+          user_id: actor.userId,
+        });
+      });
+    },
+
+    /** complete, cancel or fail one to-do (spec 3.3): 200 with the task, 422 for a flow's task. */
+    async moveTask(teamId: number, uuid: string, name: 'complete' | 'cancel' | 'fail', errorMsg?: string) {
+      const move = MOVES[name];
+      const moved = await db
+        .transaction()
+        .execute((trx) =>
+          applyMove(trx, teamId, move, sql<SqlBool>`t.uuid = ${uuid}`, { errorMsg: errorMsg ?? null }),
+        );
+      const task = await requireTask(teamId, uuid);
+      if (moved.length > 0 || task.status === move.to) return task;
+      if (task.automation === 'auto') {
+        throw new AppError(
+          'validation_error',
+          `Only manual tasks move by hand; this task belongs to an automation (flow ${task.flow_uuid}). ` +
+            'Skip or retry it with PUT /flows/api/tasks/mass-skip or /mass-retry.',
+          { uuid: ['belongs to an automation'] },
+        );
+      }
+      throw new AppError(
+        'validation_error',
+        `The task is ${task.status}; ${name} applies to tasks that are ${move.from.join(' or ')}.`,
+        { status: [`is ${task.status}`] },
+      );
+    },
+
+    async massMove(actor: Actor, name: MassMoveName, selection: TaskSelection) {
+      const move = MOVES[name];
+      const where = compileTaskSelection(selection);
+      if (move.manualOnly && selection.uuids && selection.uuids.length > 0) {
+        const automated = await repo.selectAutomationTaskUuids(db, actor.teamId, selection.uuids);
+        if (automated.length > 0) {
+          throw new AppError(
+            'validation_error',
+            `mass-${name} moves manual tasks only; these belong to automations: ${automated.join(', ')}.`,
+            { uuids: automated.map((uuid) => `${uuid} belongs to an automation`) },
+          );
+        }
+      }
+      const limit = deps.config.massActionSyncLimit;
+      const selected = await repo.countTasksUpTo(
+        db,
+        actor.teamId,
+        sql<SqlBool>`${where} and ${movable(move)}`,
+        limit + 1,
+      );
+      if (selected > limit) {
+        const operation = await db.transaction().execute((trx) =>
+          queueBulkOperation(trx, {
+            teamId: actor.teamId,
+            userId: actor.userId,
+            type: massMoveOperationType(name),
+            filter: selection,
+            payload: {},
+          }),
+        );
+        return { queued: true as const, body: { affected: null, operation } };
+      }
+      const moved = await db.transaction().execute((trx) => applyMove(trx, actor.teamId, move, where));
+      return { queued: false as const, body: { affected: moved.length, operation: null } };
+    },
+
+    async continueAutomation(teamId: number, input: { lead_uuid: string; flow_uuid?: string }) {
+      const where = input.flow_uuid
+        ? sql<SqlBool>`fl.lead_uuid = ${input.lead_uuid} and fl.flow_uuid = ${input.flow_uuid}`
+        : sql<SqlBool>`fl.lead_uuid = ${input.lead_uuid}`;
+      const released = await db.transaction().execute((trx) => releaseHolds(trx, teamId, { where }));
+      if (released === 0) {
+        throw new AppError(
+          'validation_error',
+          `Nothing is held: contact ${input.lead_uuid} is not waiting at a hold (util_hodor) node` +
+            `${input.flow_uuid ? ` of flow ${input.flow_uuid}` : ''}.`,
+          { lead_uuid: ['is not held'] },
+        );
+      }
+      return { released };
+    },
+
+    groupCounts(teamId: number, input: { group_field: GroupField; filter?: unknown; timezone?: string }) {
+      if (input.timezone !== undefined && !isValidTimeZone(input.timezone)) {
+        throw invalidField('timezone', `timezone must be an IANA time zone (got "${input.timezone}").`);
+      }
+      return groupTaskCounts(db, teamId, input);
+    },
+
+    senderDay(teamId: number, senderUuid: string, date: string) {
+      return senderTimeline(db, teamId, senderUuid, date);
+    },
+  };
+}
+
+export type TasksService = ReturnType<typeof createTasksService>;
