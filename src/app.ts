@@ -14,6 +14,7 @@ import { registerOpenApi } from './http/openapi.js';
 import { createMetricsRegistry, registerOperations } from './http/operations.js';
 import { parseQueryString, registerQueryHandling } from './http/query.js';
 import { registerRateLimit } from './http/rate-limit.js';
+import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerRouting } from './http/routing.js';
 import { registerSchemaRules } from './http/schema-rules.js';
 import { validatorCompiler } from './http/validation.js';
 import { aiTemplatesRoutes } from './modules/ai-templates/ai-templates.routes.js';
@@ -56,7 +57,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
-    routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQueryString },
+    routerOptions: {
+      ignoreTrailingSlash: true,
+      querystringParser: parseQueryString,
+      maxParamLength: MAX_PARAM_LENGTH,
+    },
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -69,7 +76,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (text.trim() === '') return done(null, undefined);
     return parseJson(request, text, done);
   });
+  // No text/plain parser: a JSON route sent text answers 415, not a 422 about the body's type.
+  app.removeContentTypeParser('text/plain');
   registerErrorHandling(app);
+  registerRouting(app);
   registerSchemaRules(app);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);

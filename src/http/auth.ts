@@ -42,7 +42,8 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
 
   app.decorateRequest('auth', null);
   app.addHook('onRequest', async (request: FastifyRequest) => {
-    if (!API_PATH.test(request.url)) return;
+    // Route matching comes first: an unknown path or method answers 404/405 whoever asks.
+    if (request.is404 || !API_PATH.test(request.url)) return;
     const header = request.headers.authorization;
     const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
     if (!match?.[1]) {

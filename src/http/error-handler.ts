@@ -168,7 +168,4 @@ export function registerErrorHandling(app: FastifyInstance): void {
       new AppError('internal_error', `Internal error; quote request id ${request.id} when reporting it.`),
     );
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendError(reply, new AppError('not_found', `No route ${request.method} ${request.url.split('?')[0]}`)),
-  );
 }

@@ -13,8 +13,14 @@ declare module 'fastify' {
   }
 }
 
+/** Stands for a parameter without a name (`?=0`), which qs drops, so it is refused like any unknown one. */
+const NAMELESS = '';
+
 export function parseQueryString(raw: string): Record<string, unknown> {
-  return qs.parse(raw, { arrayLimit: 1000, parameterLimit: 2000, depth: 4, allowPrototypes: false });
+  const parsed = qs.parse(raw, { arrayLimit: 1000, parameterLimit: 2000, depth: 4, allowPrototypes: false });
+  const nameless = raw.split('&').find((part) => part.startsWith('='));
+  if (nameless !== undefined) parsed[NAMELESS] = nameless.slice(1);
+  return parsed;
 }
 
 function knownQueryKeys(request: FastifyRequest): Set<string> {
@@ -45,7 +51,7 @@ function parseFilterParam(value: unknown): unknown {
 export function registerQueryHandling(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
     const query = request.query as Record<string, unknown> | undefined;
-    if (!query || typeof query !== 'object') return;
+    if (request.is404 || !query || typeof query !== 'object') return;
     const keys = Object.keys(query);
     if (keys.length === 0) return;
     const known = knownQueryKeys(request);
@@ -60,6 +66,13 @@ export function registerQueryHandling(app: FastifyInstance): void {
         continue;
       }
       const accepted = [...known].filter((k) => k !== 'filter');
+      if (key === NAMELESS) {
+        throw new AppError(
+          'bad_request',
+          `A query parameter has no name ("=${String(query[key])}"). Accepted parameters: ${accepted.length > 0 ? accepted.join(', ') : 'none'}.`,
+          { query: ['a parameter without a name is not accepted'] },
+        );
+      }
       const hint =
         filterFields.length > 0
           ? ` Filter with filter[field]=value; filterable fields: ${filterFields.join(', ')}.`

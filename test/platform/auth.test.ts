@@ -32,11 +32,13 @@ async function elsewhere(text: string, values: unknown[] = []): Promise<void> {
 
 describe('authentication', () => {
   it('requires a bearer key on every API route', async () => {
-    for (const url of ['/id/api/users/current', '/id/api/teams', '/leads/api/lists', '/nope/api/anything']) {
+    for (const url of ['/id/api/users/current', '/id/api/teams', '/leads/api/lists']) {
       const res = await ctx.request(null, { method: 'GET', url });
       expect(res.statusCode, url).toBe(401);
       expect(res.json()).toMatchObject({ error: { reason: 'auth_exception' }, code: 401 });
     }
+    // The public route table says what exists; an unknown path is a 404 whoever asks.
+    expect((await ctx.request(null, { method: 'GET', url: '/nope/api/anything' })).statusCode).toBe(404);
   });
 
   it('rejects malformed and unknown keys', async () => {
