@@ -17,12 +17,12 @@ function compile(url: string): RegExp {
   const source = url
     .replace(/\/+$/, '')
     .split('/')
-    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment === '*' ? '.*' : escape(segment)))
+    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment === '*' ? '.*' : escapeRegex(segment)))
     .join('/');
   return new RegExp(`^${source}/?$`);
 }
 
-function escape(text: string): string {
+function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 

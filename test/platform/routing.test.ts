@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 function expectEnvelope(
-  res: { statusCode: number; headers: Record<string, unknown>; json(): any },
+  res: { statusCode: number; headers: Record<string, unknown>; json(): { message: string } },
   status: number,
   reason: string,
 ) {
