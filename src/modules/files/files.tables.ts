@@ -32,6 +32,8 @@ export interface FileImportsTable {
   updated_count: Defaulted<number>;
   duplicate_count: Defaulted<number>;
   blacklisted_count: Defaulted<number>;
+  /** Created contacts that had no key to deduplicate by (a name only). */
+  undeduplicated_count: Defaulted<number>;
   error_count: Defaulted<number>;
   errors: Json<ImportRowError[]>;
   error: string | null;

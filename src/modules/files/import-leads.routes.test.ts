@@ -59,27 +59,38 @@ describe('importing a messy contacts file', () => {
       type: 'csv_leads',
       list_uuid: list,
       total_rows: 8,
-      created_count: 3,
+      created_count: 4,
+      undeduplicated_count: 1,
       duplicate_count: 1,
       blacklisted_count: 1,
-      error_count: 3,
+      error_count: 2,
       updated_count: 0,
       columns: MESSY_COLUMNS,
       options: { update_if_exists: true, move_to_list: false, skip_first_row: true, tags: [] },
     });
     expectAccounted(record);
-    expect(record.errors.map((e: { row: number }) => e.row)).toEqual([7, 8, 11]);
+    expect(record.errors.map((e: { row: number }) => e.row)).toEqual([7, 8]);
     expect(record.errors[0].reason).toContain('column "Email" (work_email)');
     expect(record.errors[0].reason).toContain('not-an-email');
     expect(record.errors[1].reason).toContain(
       'column "Connections" (connections_number) must be a whole number',
     );
-    expect(record.errors[2].reason).toContain('nothing to identify');
+    // Frank Fox (row 11) has only a name: created, like POST /leads/api/leads creates him, and the
+    // record says that such rows cannot be deduplicated.
+    expect(record.warnings).toEqual([
+      '1 row(s) had only a name (no LinkedIn reference, e-mail or company_name): they were created without ' +
+        'deduplication, and importing them again creates them again.',
+    ]);
     expect(record.started_at).toBeTruthy();
     expect(record.finished_at).toBeTruthy();
 
     const contacts = await contactsOf(user, { list_uuid: list });
-    expect(contacts.map((c) => c.name)).toEqual(['Alice Adams', 'Bob Brown', '=HYPERLINK("http://evil")']);
+    expect(contacts.map((c) => c.name)).toEqual([
+      'Alice Adams',
+      'Bob Brown',
+      '=HYPERLINK("http://evil")',
+      'Frank Fox',
+    ]);
     const [alicia] = contacts;
     expect(alicia).toMatchObject({
       company_name: 'Acme',
@@ -95,19 +106,22 @@ describe('importing a messy contacts file', () => {
     expect(await contactsOf(user, { email: ['carl@spam.co', 'eve@umbrella.com'] })).toEqual([]);
   });
 
-  it('imports the same file again without creating anyone', async () => {
+  it('imports the same file again creating only the rows nothing can deduplicate', async () => {
     const record = await importFile(ctx, user, fixture('contacts-messy.csv'), {
       columns: MESSY_COLUMNS,
       list_uuid: list,
     });
     expect(record).toMatchObject({
-      created_count: 0,
+      created_count: 1,
+      undeduplicated_count: 1,
       updated_count: 0,
       duplicate_count: 4,
       blacklisted_count: 1,
-      error_count: 3,
+      error_count: 2,
     });
-    expect(await contactsOf(user, { list_uuid: list })).toHaveLength(3);
+    const names = (await contactsOf(user, { list_uuid: list })).map((c) => c.name);
+    expect(names).toHaveLength(5);
+    expect(names.filter((name) => name === 'Frank Fox')).toHaveLength(2);
   });
 });
 

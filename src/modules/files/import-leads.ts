@@ -16,7 +16,8 @@ import { linkLeadsToCompanies } from '../companies/company-links.js';
 import type { CustomFieldValue } from '../custom-fields/custom-field-values.js';
 import { diffColumns, mergeCustomFields, sameValue } from '../leads/leads.changes.js';
 import {
-  hasMatchKey,
+  CONTACT_NEEDS,
+  isIdentifiable,
   type LeadColumns,
   type MatchKeys,
   matchKeysOf,
@@ -66,9 +67,7 @@ type PreparedLead = {
   domain?: string;
 };
 
-const NO_IDENTIFIER =
-  'the row has nothing to identify the contact by: no LinkedIn reference, no e-mail, and not both a name ' +
-  'and a company name.';
+const NO_IDENTITY = `the row has no name and no identifier (${CONTACT_NEEDS}).`;
 
 function keyValuesOf(keys: MatchKeys): string[] {
   const values: string[] = [];
@@ -92,8 +91,10 @@ export function prepareLeadRows(rows: SourceRow[], columns: MappedColumn[]) {
     try {
       const values = readRow(cells, columns);
       const lead = normalizeLeadInput(values.input, '', { defaultName: true });
+      // A row known only by its name is created like POST /leads/api/leads creates it; it has no key to
+      // be deduplicated by (counted in undeduplicated_count).
+      if (!isIdentifiable(lead.columns)) throw new RowError(NO_IDENTITY);
       const keys = matchKeysOf(lead.columns);
-      if (!hasMatchKey(keys)) throw new RowError(NO_IDENTIFIER);
       prepared.push({
         row,
         uuid: newId(),
@@ -247,6 +248,9 @@ export async function writeLeadChunk(
     const inserted = await insertLeadRows(trx, target, rows);
     if (facts.companies) await linkLeadsToCompanies(trx, options.teamId, { leadUuids: [...inserted] });
     counts.created += inserted.size;
+    counts.undeduplicated += rows.filter(
+      (row) => row.keyValues.length === 0 && inserted.has(row.uuid),
+    ).length;
     return inserted;
   };
   while (pending.length > 0) {

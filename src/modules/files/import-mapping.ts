@@ -197,7 +197,18 @@ const LEAD_IDENTIFIERS = [
   'work_email',
   'personal_email',
 ];
+const LEAD_NAMES = ['name', 'first_name', 'last_name'];
 const COMPANY_IDENTIFIERS = ['name', 'domain', 'website', 'linkedin', 'ln_id'];
+
+/**
+ * Whether rows of this contact mapping can be deduplicated at all: by an identifier, or by a name
+ * together with company_name. Without either every row becomes a new contact.
+ */
+export function mappingDeduplicates(columns: Pick<MappedColumn, 'field'>[]): boolean {
+  const fields = new Set(columns.map((column) => column.field));
+  const named = LEAD_NAMES.some((field) => fields.has(field));
+  return LEAD_IDENTIFIERS.some((field) => fields.has(field)) || (named && fields.has('company_name'));
+}
 
 /** Resolves and checks a mapping against the file's headers and the team's custom fields. */
 export function resolveMapping(
@@ -235,14 +246,15 @@ export function resolveMapping(
   }
   const fields = new Set(mapped.map((column) => column.field));
   if (kind === 'leads') {
-    const named = fields.has('name') || fields.has('first_name') || fields.has('last_name');
-    if (!LEAD_IDENTIFIERS.some((field) => fields.has(field)) && !(named && fields.has('company_name'))) {
+    // The rule of POST /leads/api/leads: a contact needs a name or an identifier. Rows known only by
+    // their name are created without deduplication (the import record says how many).
+    if (![...LEAD_IDENTIFIERS, ...LEAD_NAMES].some((field) => fields.has(field))) {
       throw new AppError(
         'validation_error',
-        'Map at least one column that identifies a contact: a LinkedIn reference (linkedin_id, linkedin, ln_id, ' +
-          'sn_id, ln_member_id), an e-mail (email, work_email, personal_email), or a name (name, or first_name / ' +
-          'last_name) together with company_name.',
-        { columns: ['no identifying column is mapped'] },
+        'Map at least one column that names or identifies a contact: a name (name, first_name, last_name), ' +
+          'a LinkedIn reference (linkedin_id, linkedin, ln_id, sn_id, ln_member_id) or an e-mail (email, ' +
+          'work_email, personal_email).',
+        { columns: ['no column names or identifies a contact'] },
       );
     }
   } else if (!COMPANY_IDENTIFIERS.some((field) => fields.has(field))) {

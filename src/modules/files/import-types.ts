@@ -9,6 +9,8 @@ export type ChunkCounts = {
   updated: number;
   duplicate: number;
   blacklisted: number;
+  /** Of the created rows, those without a key to deduplicate by (a name only). */
+  undeduplicated: number;
   errors: ImportRowError[];
 };
 
@@ -17,5 +19,6 @@ export const emptyCounts = (): ChunkCounts => ({
   updated: 0,
   duplicate: 0,
   blacklisted: 0,
+  undeduplicated: 0,
   errors: [],
 });

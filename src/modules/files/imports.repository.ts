@@ -114,6 +114,7 @@ export async function queueImport(
       updated_count: 0,
       duplicate_count: 0,
       blacklisted_count: 0,
+      undeduplicated_count: 0,
       error_count: 0,
       errors: '[]',
       error: null,
@@ -159,6 +160,7 @@ export type ChunkProgress = {
   updated: number;
   duplicate: number;
   blacklisted: number;
+  undeduplicated: number;
   errors: ImportRowError[];
 };
 
@@ -178,6 +180,7 @@ export async function recordChunk(db: Executor, teamId: number, uuid: string, ch
       updated_count = updated_count + ${chunk.updated},
       duplicate_count = duplicate_count + ${chunk.duplicate},
       blacklisted_count = blacklisted_count + ${chunk.blacklisted},
+      undeduplicated_count = undeduplicated_count + ${chunk.undeduplicated},
       error_count = error_count + ${chunk.errors.length},
       errors = ${errors},
       updated_at = now()

@@ -65,6 +65,14 @@ export const FileImport = Type.Object(
       'Rows that matched an existing record (or an earlier row of the file) and changed nothing',
     ),
     blacklisted_count: count('Rows skipped because they match the blacklist'),
+    undeduplicated_count: count(
+      'Of created_count, contacts created from rows known only by a name (no LinkedIn reference, no e-mail, no ' +
+        'company_name): nothing can deduplicate them, so importing the same rows again creates them again',
+    ),
+    warnings: Type.Array(Type.String(), {
+      description:
+        'What the owner of the import should know, such as rows that cannot be deduplicated (empty when nothing)',
+    }),
     error_count: count('Rows that could not be imported'),
     errors: Type.Array(
       Type.Object({

@@ -8,7 +8,7 @@ import { requireTeamLists } from '../companies/companies.references.js';
 import { selectCustomFieldDefinitions } from '../custom-fields/custom-fields.repository.js';
 import { requireList, resolveTagInputs } from '../leads/leads.references.js';
 import type { ImportType } from './files.tables.js';
-import { type ImportKind, resolveMapping } from './import-mapping.js';
+import { type ImportKind, mappingDeduplicates, resolveMapping } from './import-mapping.js';
 import { type ImportConfig, importJob, importJobKey } from './import-runner.js';
 import * as repo from './imports.repository.js';
 import type { ImportCompaniesBody, ImportLeadsBody } from './imports.schemas.js';
@@ -21,12 +21,31 @@ type CompaniesBody = Static<typeof ImportCompaniesBody>;
 
 const IMPORT_TYPES: ImportType[] = ['csv_leads', 'csv_companies'];
 
+/** Contacts known only by a name are created like POST /leads/api/leads creates them, never matched. */
+function importWarnings(row: repo.FileImportRow, config: ImportConfig | null): string[] {
+  if (config?.kind !== 'leads') return [];
+  if (!mappingDeduplicates(config.columns)) {
+    return [
+      'No mapped column can deduplicate contacts (a LinkedIn reference, an e-mail, or a name together with ' +
+        'company_name): every row creates a new contact, and importing the file again creates them again.',
+    ];
+  }
+  if (row.undeduplicated_count > 0) {
+    return [
+      `${row.undeduplicated_count} row(s) had only a name (no LinkedIn reference, e-mail or company_name): ` +
+        'they were created without deduplication, and importing them again creates them again.',
+    ];
+  }
+  return [];
+}
+
 /** The stored record → the wire record. */
 export function presentImport(row: repo.FileImportRow) {
   const { storage_key: _key, config: rawConfig, ...rest } = row;
   const config = rawConfig as unknown as ImportConfig | null;
   return {
     ...rest,
+    warnings: importWarnings(row, config),
     enclosure: '"',
     list_uuid: config?.list_uuid ?? null,
     list_uuids: config?.list_uuids ?? [],

@@ -194,6 +194,36 @@ export function withNameParts(columns: LeadColumns): LeadColumns {
   return { ...columns, first_name: first || null, last_name: rest.length > 0 ? rest.join(' ') : null };
 }
 
+/**
+ * What every stored contact has (create, upsert, import, update): a name or an identifier. A contact
+ * with neither could never be found, matched or greeted.
+ */
+export const CONTACT_NEEDS =
+  'a contact needs a name or an identifier: first_name, last_name or name, a LinkedIn reference ' +
+  '(linkedin_id, linkedin, ln_member_id, ln_id, sn_id) or an e-mail (email, work_email, personal_email)';
+
+const NAME_COLUMNS = ['name', 'first_name', 'last_name'] as const;
+const IDENTIFIER_COLUMNS = [
+  'ln_member_id',
+  'ln_id',
+  'sn_id',
+  'linkedin',
+  'work_email',
+  'personal_email',
+] as const;
+
+/** Whether the columns (a new contact's, or a stored contact with its changes) name or identify someone. */
+export function isIdentifiable(columns: LeadColumns): boolean {
+  return [...NAME_COLUMNS, ...IDENTIFIER_COLUMNS].some((key) => columns[key] != null && columns[key] !== '');
+}
+
+/** 422 at `path` (`leads.3`, `lead`, or the body) when the contact has no name and no identifier. */
+export function requireIdentifiable(columns: LeadColumns, path: string): void {
+  if (isIdentifiable(columns)) return;
+  const field = path || 'lead';
+  throw invalidField(field, `${path ? `${path}: ` : ''}${CONTACT_NEEDS}.`);
+}
+
 /** The dedup keys of a normalised contact, for matching. */
 export type MatchKeys = {
   ln_member_id: number | null;

@@ -170,7 +170,13 @@ const customFieldsInput = Type.Record(Type.String(), Type.Unknown(), {
 
 export const LeadInput = Type.Object(
   { ...standardFields, custom_fields: Type.Optional(customFieldsInput) },
-  { additionalProperties: false, title: 'Create-lead fields' },
+  {
+    additionalProperties: false,
+    title: 'Create-lead fields',
+    description:
+      'A contact needs a name (first_name, last_name or name) or an identifier (a LinkedIn reference or an ' +
+      'e-mail); deduplication needs an identifier, or name together with company_name.',
+  },
 );
 
 export const CreateLeadsBody = Type.Object(

@@ -3,7 +3,7 @@
 import type { Database } from '../../db/database.js';
 import { invalidField, notFound } from '../../lib/errors.js';
 import { diffColumns, sameValue, withDedupConflicts, writeLeadChanges } from './leads.changes.js';
-import { normalizeLeadInput } from './leads.input.js';
+import { CONTACT_NEEDS, isIdentifiable, type LeadColumns, normalizeLeadInput } from './leads.input.js';
 import type { LeadRow } from './leads.present.js';
 import { requireLeadStage, requireList, resolveTagInputs } from './leads.references.js';
 import { lockLead } from './leads.repository.js';
@@ -52,6 +52,14 @@ export async function updateLead(
           }
         }
         const changes = diffColumns(existing, columns, { skipNull: false });
+        // Clearing every name and identifier would leave a contact nobody can find or match.
+        if (!isIdentifiable({ ...(existing as LeadColumns), ...columns })) {
+          const cleared = Object.keys(columns).find((key) => columns[key as keyof LeadColumns] === null);
+          throw invalidField(
+            cleared ?? 'name',
+            `This update would leave the contact without a name or an identifier; ${CONTACT_NEEDS}.`,
+          );
+        }
         if (list_uuid && list_uuid !== existing.list_uuid) changes.list_uuid = list_uuid;
         if (pipeline_stage_uuid && pipeline_stage_uuid !== existing.pipeline_stage_uuid) {
           changes.pipeline_stage_uuid = pipeline_stage_uuid;

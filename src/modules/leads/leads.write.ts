@@ -21,6 +21,7 @@ import {
   matchKeysOf,
   type NormalizedLead,
   normalizeLeadInput,
+  requireIdentifiable,
   withNameParts,
 } from './leads.input.js';
 import type { LeadRow } from './leads.present.js';
@@ -90,9 +91,11 @@ export async function createLeads(
   definitions: CustomFieldDefinition[],
   body: { list_uuid: string; leads: Record<string, unknown>[] },
 ): Promise<Array<{ row: LeadRow; status: CreateStatus }>> {
-  const normalized = body.leads.map((lead, index) =>
-    normalizeLeadInput(lead, `leads.${index}`, { defaultName: true }),
-  );
+  const normalized = body.leads.map((lead, index) => {
+    const input = normalizeLeadInput(lead, `leads.${index}`, { defaultName: true });
+    requireIdentifiable(input.columns, `leads.${index}`);
+    return input;
+  });
   const customFields = normalized.map((lead, index) =>
     lead.customFields
       ? resolveCustomFieldInput(definitions, lead.customFields, `leads.${index}.custom_fields`)
@@ -146,12 +149,16 @@ export async function upsertLead(
   body: UpsertBody,
 ): Promise<{ row: LeadRow; status: UpsertStatus }> {
   const lead = normalizeLeadInput(body.lead, 'lead', { defaultName: true });
+  requireIdentifiable(lead.columns, 'lead');
   const keys = matchKeysOf(lead.columns);
+  // Upsert exists to match: a contact known only by its name cannot be matched, so it is refused here
+  // (create and import store it as a new contact).
   if (!hasMatchKey(keys)) {
     throw invalidField(
       'lead',
-      'lead needs an identifier to match on: linkedin_id (or ln_member_id, ln_id, sn_id, linkedin), ' +
-        'email (or work_email, personal_email), or name together with company_name.',
+      'lead needs a key to match on: linkedin_id (or ln_member_id, ln_id, sn_id, linkedin), email (or ' +
+        'work_email, personal_email), or name together with company_name. A contact known only by its name ' +
+        'cannot be deduplicated: create it with POST /leads/api/leads.',
     );
   }
   const customFields = {
