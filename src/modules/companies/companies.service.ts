@@ -3,6 +3,7 @@ import type { Static } from 'typebox';
 import type { Config } from '../../config.js';
 import type { Database, Executor } from '../../db/database.js';
 import { AppError, conflict, invalidField, notFound } from '../../lib/errors.js';
+import { filterError } from '../../lib/filter.js';
 import { newId } from '../../lib/ids.js';
 import { envelope, type PageParams, resolvePage } from '../../lib/pagination.js';
 import { refreshCompanyBlacklistFlags } from '../blacklists/blacklist-match.js';
@@ -45,6 +46,21 @@ const UNIQUE_FIELDS: Record<string, 'ln_id' | 'linkedin' | 'domain' | 'name'> = 
 const RETRYABLE = new Set(['40P01', '40001', '23505']);
 const lower = (uuids: string[]) => [...new Set(uuids.map((uuid) => uuid.toLowerCase()))];
 
+/**
+ * `filter.all: true` means every company, as in exports and mass actions; a list without a filter shows
+ * every company anyway, so here it only has to be accepted (other keys still narrow).
+ */
+function withoutAll(filter: unknown): unknown {
+  if (filter === null || typeof filter !== 'object' || Array.isArray(filter) || !('all' in filter))
+    return filter;
+  const { all, ...rest } = filter as Record<string, unknown>;
+  // A GET list sends it as text (?filter[all]=true).
+  if (![true, false, 'true', 'false'].includes(all as string)) {
+    throw filterError('filter.all', 'filter.all must be true or false');
+  }
+  return rest;
+}
+
 export function createCompaniesService(deps: { db: Database; config: Pick<Config, 'massActionSyncLimit'> }) {
   const { db } = deps;
 
@@ -82,7 +98,7 @@ export function createCompaniesService(deps: { db: Database; config: Pick<Config
 
     async listCompanies(teamId: number, params: PageParams & { filter?: unknown }) {
       const page = resolvePage(params, companySort);
-      const where = await compileCompanyFilter(db, teamId, params.filter);
+      const where = await compileCompanyFilter(db, teamId, withoutAll(params.filter));
       const [{ rows, total }, definitions] = await Promise.all([
         repo.selectCompanyPage(db, teamId, where, page),
         definitionsOf(db, teamId),

@@ -263,5 +263,6 @@ export const LeadQuery = Type.Object({
   disable_aggregation: Type.Optional(Type.Boolean({ description: 'Accepted; has no effect' })),
 });
 
-export const SearchLeadsBody = SearchBody(LEAD_FILTER_KEYS);
+// The search filter is the selection language of count, export and mass actions (leads.selection.ts).
+export const SearchLeadsBody = SearchBody([...LEAD_FILTER_KEYS, 'all', 'ids', 'excludeIds', 'leadFilter']);
 export const LeadPage = Envelope(Lead);

@@ -4,8 +4,10 @@
 //   {"all": false, "ids": [...], "excludeIds": []}  (what the hosted web app sends)
 //   {"list_uuid": "...", "tags": [...]}             a search filter
 //   {"all": true, "leadFilter": {...}}              the GetSales count form
-// Keys combine with AND. Nothing to go on (no ids, no filter, all not true) is a 422, so an empty
-// body never acts on the whole team by accident.
+// Keys combine with AND. Search, count, metrics, exports and mass actions all read this one language,
+// so `all: true` means every contact everywhere. Nothing to go on (no ids, no filter, all not true) is a
+// 422 where the selection acts or counts (so an empty body never acts on the whole team by accident);
+// search and metrics read it as every contact, as an absent filter.
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import { and, compileFilter, type FilterSpec, filterError } from '../../lib/filter.js';
 import { isUuid } from '../../lib/ids.js';
@@ -28,7 +30,9 @@ export function compileSelection(
   spec: FilterSpec,
   selection: unknown,
   path = 'filter',
+  options: { emptyMeansAll?: boolean } = {},
 ): RawBuilder<SqlBool> | undefined {
+  if (options.emptyMeansAll && (selection === undefined || selection === null)) return undefined;
   if (!isSelectionObject(selection)) {
     throw filterError(path, `${path} must be an object: {"ids": [...]}, {"all": true} or filter keys`);
   }
@@ -53,7 +57,7 @@ export function compileSelection(
     if (list.length > 0) conditions.push(sql<SqlBool>`not (l.uuid = any(${list}::uuid[]))`);
   }
   const narrowed = all === true || (ids !== undefined && ids !== null) || filtered || leadFilter;
-  if (!narrowed) {
+  if (!narrowed && !options.emptyMeansAll) {
     throw filterError(
       path,
       `Say which contacts: ${path}.ids (contact UUIDs), ${path}.all: true (every contact) or contact ` +

@@ -2,7 +2,6 @@ import { sql } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import { invalidField, notFound } from '../../lib/errors.js';
-import { compileFilter } from '../../lib/filter.js';
 import { parseLinkedInPerson } from '../../lib/linkedin.js';
 import { normalizeEmail } from '../../lib/normalize.js';
 import { envelope, type PageParams, resolvePage } from '../../lib/pagination.js';
@@ -146,8 +145,16 @@ export function createLeadsService(deps: { db: Database; config: Config }) {
       // present the page, so they load alongside the page and the total.
       const definitions = definitionsOf(teamId);
       definitions.catch(() => undefined);
-      const usesCustomFields = isSelectionObject(params.filter) && 'custom_fields' in params.filter;
-      const where = compileFilter(leadFilterSpec(usesCustomFields ? await definitions : []), params.filter);
+      const usesCustomFields =
+        isSelectionObject(params.filter) &&
+        ('custom_fields' in params.filter ||
+          (isSelectionObject(params.filter.leadFilter) && 'custom_fields' in params.filter.leadFilter));
+      const where = compileSelection(
+        leadFilterSpec(usesCustomFields ? await definitions : []),
+        params.filter,
+        'filter',
+        { emptyMeansAll: true },
+      );
       if (where && usesGinIndexedKeys(params.filter)) {
         const combined = await selectLeadPageAndTotal(db, teamId, where, page);
         if (combined) {
@@ -190,7 +197,7 @@ export function createLeadsService(deps: { db: Database; config: Config }) {
         throw invalidField('period_to', 'period_to must not be before period_from.');
       }
       const spec = leadFilterSpec(await definitionsOf(teamId));
-      const where = compileFilter(spec, input.filter ?? undefined);
+      const where = compileSelection(spec, input.filter, 'filter', { emptyMeansAll: true });
       const wantsContacts = input.metrics.some((metric) => CONTACT_METRICS.includes(metric));
       const counts = wantsContacts
         ? await countLeadsForMetrics(db, teamId, where, { from, to })
