@@ -19,6 +19,7 @@ import { registerSchemaRules } from './http/schema-rules.js';
 import { validatorCompiler } from './http/validation.js';
 import { aiTemplatesRoutes } from './modules/ai-templates/ai-templates.routes.js';
 import { blacklistsRoutes } from './modules/blacklists/blacklists.routes.js';
+import { browsersRoutes } from './modules/browsers/browsers.routes.js';
 import { bulkOperationsRoutes } from './modules/bulk-operations/bulk-operations.routes.js';
 import { companiesRoutes } from './modules/companies/companies.routes.js';
 import { customFieldsRoutes } from './modules/custom-fields/custom-fields.routes.js';
@@ -112,5 +113,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(flowsModuleRoutes, { flows: services.flows });
   await app.register(aiTemplatesRoutes, { aiTemplates: services.aiTemplates });
   await app.register(tasksRoutes, { tasks: services.tasks });
+  await app.register(browsersRoutes, { browsers: services.browsers });
   return app;
 }

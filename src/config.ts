@@ -41,6 +41,40 @@ export type Config = Readonly<{
     /** A webhook that has not succeeded once in this long is switched off. */
     disableAfterFailingMs: number;
   };
+  /** The automation engine (src/modules/engine/CONTEXT.md). */
+  engine: {
+    /** Run the engine loops in worker processes (off: enrollments wait until a process runs them). */
+    enabled: boolean;
+    /** How often an idle worker looks for due steps (a due step starts within about this long). */
+    pollIntervalMs: number;
+    /** Enrollments claimed per batch. */
+    batchSize: number;
+    /** A claim is held this long; a worker that dies gives its rows back after it. */
+    leaseMs: number;
+    /** An action whose outcome is unrecorded this long after it was taken is reconciled. */
+    reconcileAfterMs: number;
+    /** Senders whose actions run at once per worker process. */
+    dispatchConcurrency: number;
+    /** Default seconds between two LinkedIn actions of one sender (randomised from half to 1.5x). */
+    actionIntervalSeconds: number;
+    /** How long connection requests pause after LinkedIn signals its invitation limit. */
+    limitPauseMs: number;
+    /** Tries of an action that failed for a passing reason, before the step fails. */
+    maxAttempts: number;
+    /** How long a trigger waits when its node names no timer. */
+    triggerDefaultWaitSeconds: number;
+  };
+  /** The sandbox LinkedIn network (seats created with driver "sandbox"). */
+  sandbox: {
+    seed: number;
+    acceptRate: number;
+    replyRate: number;
+    /** Answers come this many seconds after the action (uniform between min and max). */
+    minResponseSeconds: number;
+    maxResponseSeconds: number;
+    /** Invitations per rolling 7 days a sandbox account accepts before it signals the weekly limit. */
+    weeklyInvitationLimit: number;
+  };
   /** Scheduled clean-up; 0 days keeps things forever. */
   retention: {
     /** Events (and their webhook delivery log) older than this are deleted. */
@@ -109,6 +143,17 @@ class EnvReader {
     return entries;
   }
 
+  fraction(name: string, fallback: number): number {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < 0 || value > 1) {
+      this.problems.push(`${name} must be a number between 0 and 1 (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  }
+
   intList(name: string, fallback: number[]): number[] {
     const raw = this.optional(name);
     if (raw === undefined) return fallback;
@@ -164,6 +209,26 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       allowlist: read.list('LEADFLOW_WEBHOOKS_ALLOWLIST', allowlistEntryProblem),
       timeoutMs: read.int('LEADFLOW_WEBHOOK_TIMEOUT_MS', 10_000, 100),
       disableAfterFailingMs: read.int('LEADFLOW_WEBHOOK_DISABLE_AFTER_MS', 5 * 24 * 3600 * 1000, 1000),
+    },
+    engine: {
+      enabled: read.bool('LEADFLOW_ENGINE_ENABLED', true),
+      pollIntervalMs: read.int('LEADFLOW_ENGINE_POLL_INTERVAL_MS', 250, 10, 60_000),
+      batchSize: read.int('LEADFLOW_ENGINE_BATCH_SIZE', 500, 1, 10_000),
+      leaseMs: read.int('LEADFLOW_ENGINE_LEASE_MS', 60_000, 1000),
+      reconcileAfterMs: read.int('LEADFLOW_ENGINE_RECONCILE_AFTER_MS', 300_000, 1000),
+      dispatchConcurrency: read.int('LEADFLOW_ENGINE_DISPATCH_CONCURRENCY', 8, 1, 200),
+      actionIntervalSeconds: read.int('LEADFLOW_ENGINE_ACTION_INTERVAL_SECONDS', 120, 0, 86_400),
+      limitPauseMs: read.int('LEADFLOW_ENGINE_LIMIT_PAUSE_MS', 5 * 3600 * 1000, 0),
+      maxAttempts: read.int('LEADFLOW_ENGINE_MAX_ATTEMPTS', 3, 1, 20),
+      triggerDefaultWaitSeconds: read.int('LEADFLOW_ENGINE_TRIGGER_DEFAULT_WAIT_SECONDS', 14 * 86_400, 60),
+    },
+    sandbox: {
+      seed: read.int('LEADFLOW_SANDBOX_SEED', 42),
+      acceptRate: read.fraction('LEADFLOW_SANDBOX_ACCEPT_RATE', 0.6),
+      replyRate: read.fraction('LEADFLOW_SANDBOX_REPLY_RATE', 0.3),
+      minResponseSeconds: read.int('LEADFLOW_SANDBOX_MIN_RESPONSE_SECONDS', 5, 0),
+      maxResponseSeconds: read.int('LEADFLOW_SANDBOX_MAX_RESPONSE_SECONDS', 60, 0),
+      weeklyInvitationLimit: read.int('LEADFLOW_SANDBOX_WEEKLY_INVITATION_LIMIT', 200, 1),
     },
     retention: {
       eventDays: read.int('LEADFLOW_EVENT_RETENTION_DAYS', 30, 0, 36_500),

@@ -1,5 +1,6 @@
 // Composition root: every module's service is created here with its explicit dependencies, and every
 // module's job handlers are merged into the one catalog the workers run.
+import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { JobHandler } from './jobs/queue.js';
@@ -7,12 +8,18 @@ import type { Clock } from './lib/clock.js';
 import { selectExistingAiTemplateUuids } from './modules/ai-templates/ai-templates.repository.js';
 import { createAiTemplatesService } from './modules/ai-templates/ai-templates.service.js';
 import { createBlacklistsService } from './modules/blacklists/blacklists.service.js';
+import { createBrowsersService } from './modules/browsers/browsers.service.js';
 import { runBulkOperationHandler } from './modules/bulk-operations/bulk-operations.jobs.js';
 import { createBulkOperationsService } from './modules/bulk-operations/bulk-operations.service.js';
 import { companyMassActionRunner } from './modules/companies/companies.mass-actions.js';
 import { createCompaniesService } from './modules/companies/companies.service.js';
 import { customFieldJobHandlers } from './modules/custom-fields/custom-fields.jobs.js';
 import { createCustomFieldsService } from './modules/custom-fields/custom-fields.service.js';
+import { createDriverRegistry, type DriverFactories } from './modules/engine/drivers/registry.js';
+import { createEngine, type Engine, type EngineDeps } from './modules/engine/engine.js';
+import { senderActionLimits } from './modules/engine/limits.js';
+import { createSandboxDriver } from './modules/engine/sandbox/sandbox-driver.js';
+import { templateRenderer } from './modules/engine/template-renderer.js';
 import { pruneEventsHandler } from './modules/events/events.retention.js';
 import { createFilesService } from './modules/files/files.service.js';
 import { createFlowsModule } from './modules/flows/flows.module.js';
@@ -31,9 +38,42 @@ import { createTagsService } from './modules/tags/tags.service.js';
 import { taskMassMoveRunner } from './modules/tasks/tasks.mass-moves.js';
 import { cancelManualTasksOfLeads } from './modules/tasks/tasks.repository.js';
 import { createTasksService } from './modules/tasks/tasks.service.js';
+import { createWebhookClient } from './modules/webhooks/webhook-client.js';
 import { createWebhooksService } from './modules/webhooks/webhooks.service.js';
 
 export type ServiceDeps = { db: Database; config: Config; clock: Clock };
+
+export type EngineOptions = Partial<Pick<EngineDeps, 'crashPoint' | 'sleep' | 'drivers'>> & {
+  /** Extra LinkedIn seat drivers (the real browser driver registers here). */
+  linkedinDrivers?: DriverFactories['linkedin'];
+  email?: DriverFactories['email'];
+};
+
+/** The automation engine of a worker process (or of a test or simulation driving `tick()`). */
+export function createAutomationEngine(deps: ServiceDeps, log: Logger, options: EngineOptions = {}): Engine {
+  const sandbox = createSandboxDriver(deps.db, deps.config.sandbox);
+  const drivers =
+    options.drivers ??
+    createDriverRegistry(deps.db, {
+      linkedin: { sandbox: () => sandbox, ...options.linkedinDrivers },
+      ...(options.email ? { email: options.email } : {}),
+    });
+  return createEngine({
+    db: deps.db,
+    clock: deps.clock,
+    log: log.child({ component: 'engine' }),
+    config: deps.config.engine,
+    drivers,
+    limits: senderActionLimits,
+    renderer: templateRenderer,
+    http: createWebhookClient({
+      timeoutMs: deps.config.webhooks.timeoutMs,
+      allowPrivateTargets: deps.config.webhooks.allowPrivateTargets,
+    }),
+    ...(options.crashPoint ? { crashPoint: options.crashPoint } : {}),
+    ...(options.sleep ? { sleep: options.sleep } : {}),
+  });
+}
 
 export function createServices(deps: ServiceDeps) {
   const identity = createIdentityService({
@@ -52,13 +92,14 @@ export function createServices(deps: ServiceDeps) {
   const bulkOperations = createBulkOperationsService({ db: deps.db });
   const webhooks = createWebhooksService(deps);
   const files = createFilesService({ db: deps.db, config: deps.config, clock: deps.clock });
-  const senders = createSendersService({ db: deps.db });
+  const senders = createSendersService({ db: deps.db, clock: deps.clock });
   const flows = createFlowsModule({
     db: deps.db,
     references: { ai_template: selectExistingAiTemplateUuids },
   });
   const aiTemplates = createAiTemplatesService({ db: deps.db });
   const tasks = createTasksService({ db: deps.db, config: deps.config });
+  const browsers = createBrowsersService({ db: deps.db, clock: deps.clock });
   return {
     identity,
     lists,
@@ -76,6 +117,7 @@ export function createServices(deps: ServiceDeps) {
     flows,
     aiTemplates,
     tasks,
+    browsers,
   };
 }
 

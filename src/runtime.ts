@@ -8,9 +8,10 @@ import { openDatabaseSource } from './db/connect.js';
 import { createDatabase, type DatabaseHandle } from './db/database.js';
 import type { ListenerHandle } from './db/listener.js';
 import { migrateDatabase } from './db/migrate.js';
-import { createJobCatalog, createServices, type Services } from './deps.js';
+import { createAutomationEngine, createJobCatalog, createServices, type Services } from './deps.js';
 import { startWorker, type WorkerHandle } from './jobs/runner.js';
 import { systemClock } from './lib/clock.js';
+import type { Engine } from './modules/engine/engine.js';
 import { startAuthInvalidation } from './modules/identity/auth-cache.js';
 
 export type Role = 'serve' | 'api' | 'worker';
@@ -20,6 +21,7 @@ export type Runtime = {
   database: DatabaseHandle;
   app?: FastifyInstance;
   worker?: WorkerHandle;
+  engine?: Engine;
   /** Base URL the API listens on, when it does. */
   url?: string;
   stop(): Promise<void>;
@@ -47,6 +49,7 @@ export async function startRuntime(role: Role, config: Config, logger: Logger): 
   const services = createServices(deps);
   let app: FastifyInstance | undefined;
   let worker: WorkerHandle | undefined;
+  let engine: Engine | undefined;
   let authInvalidation: ListenerHandle | undefined;
   let url: string | undefined;
 
@@ -55,6 +58,7 @@ export async function startRuntime(role: Role, config: Config, logger: Logger): 
     // and only then close the pool and the embedded server.
     await app?.close().catch((error) => logger.error({ err: error }, 'closing the API failed'));
     await authInvalidation?.stop();
+    await engine?.stop().catch((error) => logger.error({ err: error }, 'stopping the engine failed'));
     await worker?.stop().catch((error) => logger.error({ err: error }, 'stopping workers failed'));
     await database.close();
     await source.stop();
@@ -87,13 +91,17 @@ export async function startRuntime(role: Role, config: Config, logger: Logger): 
         heartbeatTimeoutMs: config.worker.heartbeatTimeoutMs,
         log: logger.child({ component: 'worker' }),
       });
+      if (config.engine.enabled) {
+        engine = createAutomationEngine(deps, logger);
+        engine.start();
+      }
     }
   } catch (error) {
     await stop();
     throw error;
   }
   logger.info({ role, url, embeddedDatabase: source.embedded }, 'leadflow started');
-  return { services, database, app, worker, url, stop };
+  return { services, database, app, worker, engine, url, stop };
 }
 
 const LISTEN_PROBLEMS: Record<string, (config: Config) => string> = {

@@ -11,6 +11,7 @@ import type { BulkOperationsTable } from '../modules/bulk-operations/bulk-operat
 import type { CompaniesTable } from '../modules/companies/companies.tables.js';
 import type { CustomFieldsTable } from '../modules/custom-fields/custom-fields.tables.js';
 import type {
+  ContactSourceRotationTable,
   LeadSignalsTable,
   SandboxLinkedinActionsTable,
   SenderChannelStateTable,
@@ -65,6 +66,7 @@ export interface DB extends IdentityTables, JobsTables {
   linkedin_browsers: LinkedinBrowsersTable;
   sender_channel_state: SenderChannelStateTable;
   lead_signals: LeadSignalsTable;
+  contact_source_rotation: ContactSourceRotationTable;
   sandbox_linkedin_actions: SandboxLinkedinActionsTable;
   ai_templates: AiTemplatesTable;
 }

@@ -45,12 +45,24 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       -- flow uuid -> when this sender last served it, for fair turns between flows of one priority.
       flow_turns jsonb not null default '{}',
       actions_done bigint not null default 0,
+      -- A dispatcher working on this sender holds it until then; nobody else claims it meanwhile.
+      leased_until timestamptz,
       claim_token integer not null default 0,
       updated_at timestamptz not null default now(),
       primary key (team_id, sender_profile_uuid, channel)
     );
     create index sender_channel_state_due_idx on sender_channel_state (next_dispatch_at)
       where next_dispatch_at is not null;
+
+    -- Fair rotation: how many enrollments of a contact source each sender was given.
+    create table contact_source_rotation (
+      team_id bigint not null references teams (id) on delete cascade,
+      flow_uuid uuid not null,
+      contact_source_id integer not null,
+      sender_profile_uuid uuid not null,
+      assigned bigint not null default 0,
+      primary key (team_id, flow_uuid, contact_source_id, sender_profile_uuid)
+    );
 
     create table lead_signals (
       team_id bigint not null references teams (id) on delete cascade,

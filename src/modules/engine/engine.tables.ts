@@ -14,6 +14,7 @@ export interface SenderChannelStateTable {
   /** flow uuid → ISO instant it was last served */
   flow_turns: Json<Record<string, string>>;
   actions_done: Defaulted<number>;
+  leased_until: Date | null;
   claim_token: Defaulted<number>;
   updated_at: UpdatedAt;
 }
@@ -52,4 +53,12 @@ export interface SandboxLinkedinActionsTable {
   response: 'accept' | 'reply' | null;
   respond_at: Date | null;
   responded_at: Date | null;
+}
+
+export interface ContactSourceRotationTable {
+  team_id: number;
+  flow_uuid: string;
+  contact_source_id: number;
+  sender_profile_uuid: string;
+  assigned: Defaulted<number>;
 }

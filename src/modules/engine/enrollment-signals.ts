@@ -24,16 +24,18 @@ export async function endEnrollments(
   selection: EnrollmentSelection,
   status: Extract<EnrollmentStatus, 'finished' | 'canceled' | 'failed'>,
   reason: string,
+  at?: Date,
 ): Promise<number> {
+  const now = at ?? sql`now()`;
   const result = await sql<{ ended: number }>`
     with ended as (
       update flow_leads fl set status = ${status}, reason = ${reason}, next_run_at = null, wait = null,
-        finished_at = now(), updated_at = now(), claim_token = claim_token + 1
+        finished_at = ${now}, updated_at = ${now}, claim_token = claim_token + 1
       where fl.team_id = ${teamId} and fl.status in ('in_progress', 'paused') and ${condition(selection)}
       returning fl.uuid
     ),
     canceled as (
-      update tasks t set status = 'canceled', error_msg = coalesce(t.error_msg, ${reason}), updated_at = now()
+      update tasks t set status = 'canceled', error_msg = coalesce(t.error_msg, ${reason}), updated_at = ${now}
       from ended e
       where t.team_id = ${teamId} and t.flow_lead_uuid = e.uuid and t.status = 'in_progress'
       returning 1
@@ -51,9 +53,11 @@ export async function wakeEnrollments(
   db: Executor,
   teamId: number,
   selection: EnrollmentSelection,
+  at?: Date,
 ): Promise<number> {
+  const now = at ?? sql`now()`;
   const result = await sql`
-    update flow_leads fl set next_run_at = now(), updated_at = now()
+    update flow_leads fl set next_run_at = ${now}, updated_at = ${now}
     where fl.team_id = ${teamId} and fl.status = 'in_progress' and ${condition(selection)}
   `.execute(db);
   return Number(result.numAffectedRows ?? 0);
@@ -67,10 +71,12 @@ export async function releaseHolds(
   db: Executor,
   teamId: number,
   selection: EnrollmentSelection,
+  at?: Date,
 ): Promise<number> {
+  const now = at ?? sql`now()`;
   const result = await sql`
-    update flow_leads fl set wait = fl.wait || '{"released": true}'::jsonb, next_run_at = now(),
-      updated_at = now()
+    update flow_leads fl set wait = fl.wait || '{"released": true}'::jsonb, next_run_at = ${now},
+      updated_at = ${now}
     where fl.team_id = ${teamId} and fl.status = 'in_progress' and fl.wait ->> 'kind' = 'hold'
       and not coalesce((fl.wait ->> 'released')::boolean, false) and ${condition(selection)}
   `.execute(db);

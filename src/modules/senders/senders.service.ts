@@ -1,8 +1,10 @@
 import type { Database, Executor } from '../../db/database.js';
+import type { Clock } from '../../lib/clock.js';
 import { invalidField, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { envelope, type PageParams, resolvePage } from '../../lib/pagination.js';
 import { assertValidSchedule, defaultSchedule, type Schedule } from '../../lib/schedule.js';
+import { resumeSenderActions } from '../engine/sender-pauses.js';
 import { teamTimeZone } from '../identity/team-timezone.js';
 import { dailyTargets, weeklyTargets } from './sender-limits.js';
 import * as repo from './senders.repository.js';
@@ -93,7 +95,7 @@ function trimmed(value: string | null | undefined): string | null {
   return text ? text : null;
 }
 
-export function createSendersService(deps: { db: Database }) {
+export function createSendersService(deps: { db: Database; clock: Clock }) {
   const { db } = deps;
 
   async function requireProfile(teamId: number, uuid: string) {
@@ -186,10 +188,16 @@ export function createSendersService(deps: { db: Database }) {
       });
     },
 
+    /** Enabling resumes the enrollments the engine parked while the profile was disabled. */
     async setStatus(teamId: number, uuid: string, status: 'enabled' | 'disabled') {
-      const row = await repo.setSenderProfileStatus(db, teamId, uuid, status);
-      if (!row) throw notFound('Sender profile');
-      return presentSenderProfile(row);
+      return db.transaction().execute(async (trx) => {
+        const row = await repo.setSenderProfileStatus(trx, teamId, uuid, status);
+        if (!row) throw notFound('Sender profile');
+        if (status === 'enabled') {
+          await resumeSenderActions(trx, teamId, uuid, ['sender_disabled'], deps.clock.now());
+        }
+        return presentSenderProfile(row);
+      });
     },
 
     /** Deletes the profile; its live enrollments are reassigned or paused (see the repository). */

@@ -141,7 +141,66 @@ export function createWebhookClient(options: WebhookClientOptions) {
     return signer.sign(messageId, timestamp, body);
   }
 
+  /**
+   * Sends one request through the guarded agent (no redirects, hard timeout, bounded body); never
+   * throws for transport or HTTP failures.
+   */
+  async function call(outgoing: {
+    url: string;
+    method: string;
+    headers: Record<string, string>;
+    body?: string;
+    maxBodyBytes: number;
+  }): Promise<WebhookResponse> {
+    const started = performance.now();
+    const result: WebhookResponse = {
+      statusCode: null,
+      headers: {},
+      body: '',
+      bodyTruncated: false,
+      durationMs: 0,
+      error: null,
+      blocked: false,
+    };
+    try {
+      const response = await request(outgoing.url, {
+        dispatcher: agent,
+        method: outgoing.method as RequestMethod,
+        headers: { 'user-agent': `Leadflow/${version}`, ...outgoing.headers },
+        ...(outgoing.body === undefined ? {} : { body: outgoing.body }),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      result.statusCode = response.statusCode;
+      for (const [name, value] of Object.entries(response.headers)) {
+        if (value !== undefined) result.headers[name] = Array.isArray(value) ? value.join(', ') : value;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of response.body) {
+        const buffer = chunk as Buffer;
+        chunks.push(buffer.subarray(0, Math.max(0, outgoing.maxBodyBytes - size)));
+        size += buffer.length;
+        // Leaving the loop destroys the rest of the body (and that socket).
+        if (size > outgoing.maxBodyBytes) {
+          result.bodyTruncated = true;
+          break;
+        }
+      }
+      result.body = Buffer.concat(chunks).toString('utf8');
+      if (response.statusCode < 200 || response.statusCode > 299) {
+        result.error = `HTTP ${response.statusCode}${result.body ? `: ${result.body.slice(0, 300)}` : ''}`;
+      }
+    } catch (error) {
+      result.error = describeError(error, timeoutMs);
+      result.blocked = isBlocked(error);
+    }
+    result.durationMs = Math.round(performance.now() - started);
+    return result;
+  }
+
   return {
+    call,
+
     /**
      * Refuses a malformed URL (InvalidTargetError) or one whose host is or resolves to an address the
      * guard refuses. With private targets allowed, a name that does not resolve yet is accepted (every
@@ -166,62 +225,25 @@ export function createWebhookClient(options: WebhookClientOptions) {
       return url;
     },
 
-    /** Sends one signed request; never throws for transport or HTTP failures. */
-    async send(signed: SignedRequest): Promise<WebhookResponse> {
-      const started = performance.now();
+    /** Sends one signed webhook request; never throws for transport or HTTP failures. */
+    send(signed: SignedRequest): Promise<WebhookResponse> {
       const timestamp = new Date();
-      const result: WebhookResponse = {
-        statusCode: null,
-        headers: {},
-        body: '',
-        bodyTruncated: false,
-        durationMs: 0,
-        error: null,
-        blocked: false,
-      };
-      try {
-        const response = await request(signed.url, {
-          dispatcher: agent,
-          method: signed.method,
-          headers: {
-            'content-type': 'application/json',
-            'user-agent': `Leadflow-Webhooks/${version}`,
-            'webhook-id': signed.messageId,
-            'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
-            // Standard Webhooks: space-separated signatures; a receiver accepts any one it can verify.
-            'webhook-signature': [signed.secret, ...(signed.previousSecret ? [signed.previousSecret] : [])]
-              .map((secret) => sign(secret, signed.messageId, timestamp, signed.body))
-              .join(' '),
-          },
-          body: signed.body,
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-        result.statusCode = response.statusCode;
-        for (const [name, value] of Object.entries(response.headers)) {
-          if (value !== undefined) result.headers[name] = Array.isArray(value) ? value.join(', ') : value;
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        for await (const chunk of response.body) {
-          const buffer = chunk as Buffer;
-          chunks.push(buffer.subarray(0, Math.max(0, signed.maxBodyBytes - size)));
-          size += buffer.length;
-          // Leaving the loop destroys the rest of the body (and that socket).
-          if (size > signed.maxBodyBytes) {
-            result.bodyTruncated = true;
-            break;
-          }
-        }
-        result.body = Buffer.concat(chunks).toString('utf8');
-        if (response.statusCode < 200 || response.statusCode > 299) {
-          result.error = `HTTP ${response.statusCode}${result.body ? `: ${result.body.slice(0, 300)}` : ''}`;
-        }
-      } catch (error) {
-        result.error = describeError(error, timeoutMs);
-        result.blocked = isBlocked(error);
-      }
-      result.durationMs = Math.round(performance.now() - started);
-      return result;
+      return call({
+        url: signed.url,
+        method: signed.method,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': `Leadflow-Webhooks/${version}`,
+          'webhook-id': signed.messageId,
+          'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+          // Standard Webhooks: space-separated signatures; a receiver accepts any one it can verify.
+          'webhook-signature': [signed.secret, ...(signed.previousSecret ? [signed.previousSecret] : [])]
+            .map((secret) => sign(secret, signed.messageId, timestamp, signed.body))
+            .join(' '),
+        },
+        body: signed.body,
+        maxBodyBytes: signed.maxBodyBytes,
+      });
     },
 
     close: () => agent.close(),

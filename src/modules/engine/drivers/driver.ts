@@ -1,0 +1,107 @@
+// The one interface between the engine and the outside world. A channel driver does an action for a
+// sender (an invitation, a message, an e-mail...), tells afterwards whether an action happened (for
+// the never-twice rule after a crash), and reports what it cannot do as a typed reason instead of
+// throwing. Incoming events (accepted invitations, replies) reach the engine through
+// `ingestSignals` (../signals.ts), whichever way the driver learns about them.
+
+export type Channel = 'linkedin' | 'email';
+
+export const LINKEDIN_ACTIONS = [
+  'linkedin_send_connection_request',
+  'linkedin_send_message',
+  'linkedin_send_inmail',
+  'linkedin_visit_profile',
+  'linkedin_like_latest_post',
+  'linkedin_comment_latest_post',
+  'linkedin_endorse_skills',
+  'linkedin_withdraw_connection_request',
+] as const;
+export const EMAIL_ACTIONS = ['email_send_message'] as const;
+
+export type LinkedInAction = (typeof LINKEDIN_ACTIONS)[number];
+export type ActionType = LinkedInAction | (typeof EMAIL_ACTIONS)[number];
+
+export function isActionType(type: string): type is ActionType {
+  return (LINKEDIN_ACTIONS as readonly string[]).includes(type) || type === 'email_send_message';
+}
+
+export function channelOf(type: ActionType): Channel {
+  return type === 'email_send_message' ? 'email' : 'linkedin';
+}
+
+/** The contact as a channel needs it. */
+export type ActionLead = {
+  uuid: string;
+  first_name: string | null;
+  last_name: string | null;
+  name: string | null;
+  ln_member_id: number | null;
+  ln_id: string | null;
+  sn_id: string | null;
+  linkedin: string | null;
+  work_email: string | null;
+  personal_email: string | null;
+};
+
+export type ActionRequest = {
+  teamId: number;
+  /** The task: also the idempotency key the channel may use (and the outcome check looks for). */
+  taskUuid: string;
+  type: ActionType;
+  senderProfileUuid: string;
+  lead: ActionLead;
+  /** Rendered text (message, note, comment, e-mail body); null sends without one. */
+  text: string | null;
+  subject: string | null;
+  attachments: Array<{ uuid: string }>;
+  /** Node options the action needs (skills to endorse, cc, e-mail field, thread...). */
+  options: Record<string, unknown>;
+  /** The engine's clock at the moment of the action. */
+  at: Date;
+};
+
+/**
+ * Why an action did not happen. The engine decides what each means (CONTEXT.md, "Action outcomes"):
+ * skip and move on, fail the step, retry later, or pause the sender.
+ */
+export type FailureReason =
+  | 'already_connected'
+  | 'pending'
+  | 'not_connected'
+  | 'not_connectable'
+  | 'not_found'
+  | 'inmail_unavailable'
+  | 'note_quota'
+  | 'cant_resend_yet'
+  | 'nothing_to_do'
+  | 'invalid_recipient'
+  | 'restricted'
+  | 'weekly_limit'
+  | 'rate_limited'
+  | 'logged_out'
+  | 'checkpoint'
+  | 'no_channel'
+  | 'transient';
+
+export type ActionOutcome =
+  | { ok: true; remoteRef?: string; detail?: Record<string, unknown> }
+  | { ok: false; reason: FailureReason; message: string; retryAfterMs?: number };
+
+/** What a channel knows afterwards about an action whose outcome the engine never recorded. */
+export type OutcomeCheck = 'done' | 'not_done' | 'unknown';
+
+export interface ChannelDriver {
+  /** 'sandbox', 'chromium', 'smtp'... (recorded on tasks). */
+  readonly name: string;
+  perform(request: ActionRequest): Promise<ActionOutcome>;
+  checkOutcome(request: ActionRequest): Promise<OutcomeCheck>;
+}
+
+/** Finds the driver a sender acts through on a channel, or says why there is none. */
+export interface DriverRegistry {
+  resolve(
+    teamId: number,
+    senderProfileUuid: string,
+    channel: Channel,
+  ): Promise<ChannelDriver | { unavailable: string }>;
+}

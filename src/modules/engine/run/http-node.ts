@@ -1,0 +1,85 @@
+// gs_call_api: a templated HTTP call to the team's own endpoint, through the same private-network
+// guard, timeout and bounded response read as webhooks. At least once: a crash after the call and
+// before the batch commits repeats it, so endpoints should be idempotent (the task uuid is sent as
+// Idempotency-Key to help them).
+import { InvalidTargetError, type WebhookClient } from '../../webhooks/webhook-client.js';
+import type { EngineNode } from '../version.js';
+import type { TaskOutcome, Work } from './work.js';
+
+const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+
+export type HttpNodeDeps = {
+  client: WebhookClient;
+  /** Renders a template string for the work's contact and sender. */
+  render(work: Work, template: string): string;
+  /** Waits between retries (the simulation passes a no-op). */
+  sleep(ms: number): Promise<void>;
+};
+
+function stringMap(
+  value: unknown,
+  work: Work,
+  deps: HttpNodeDeps,
+  dropEmpty: boolean,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return out;
+  for (const [key, raw] of Object.entries(value as Record<string, unknown>)) {
+    const rendered = raw === null || raw === undefined ? '' : deps.render(work, String(raw));
+    if (dropEmpty && rendered === '') continue;
+    out[key] = rendered;
+  }
+  return out;
+}
+
+export async function callApi(node: EngineNode, work: Work, deps: HttpNodeDeps): Promise<TaskOutcome> {
+  const p = node.payload;
+  const method = String(p.method ?? 'POST').toUpperCase();
+  if (!METHODS.has(method)) {
+    return {
+      status: 'failed',
+      automation_error_code: 'invalid_request',
+      error_msg: `Unsupported method ${method}.`,
+    };
+  }
+  const dropEmpty = p.should_remove_empty_values === true || p.should_remove_empty_values === 1;
+  let url: URL;
+  try {
+    url = await deps.client.checkTarget(deps.render(work, String(p.endpoint ?? '')));
+  } catch (error) {
+    const message =
+      error instanceof InvalidTargetError || error instanceof Error ? error.message : String(error);
+    return { status: 'failed', automation_error_code: 'invalid_request', error_msg: message };
+  }
+  for (const [key, value] of Object.entries(stringMap(p.query, work, deps, dropEmpty))) {
+    url.searchParams.set(key, value);
+  }
+  const body =
+    method === 'GET' || method === 'DELETE'
+      ? undefined
+      : JSON.stringify(stringMap(p.post, work, deps, dropEmpty));
+  const headers = {
+    ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    'idempotency-key': `${work.fl.uuid}:${work.fl.step}`,
+    ...stringMap(p.headers, work, deps, dropEmpty),
+  };
+  const attempts = p.auto_retry_on_errors === true || p.auto_retry_on_errors === 1 ? 3 : 1;
+  let last = '';
+  for (let attempt = 1; attempt <= attempts; attempt += 1) {
+    const response = await deps.client.call({
+      url: url.toString(),
+      method,
+      headers,
+      body,
+      maxBodyBytes: 4096,
+    });
+    if (!response.error) {
+      return { status: 'closed', error_msg: `HTTP ${response.statusCode}: ${response.body.slice(0, 500)}` };
+    }
+    last = response.error;
+    // A refused target or a client error will not get better by trying again.
+    if (response.blocked || (response.statusCode !== null && response.statusCode < 500)) break;
+    if (attempt < attempts) await deps.sleep(1000 * 3 ** (attempt - 1));
+  }
+  return { status: 'failed', automation_error_code: 'api_call_failed', error_msg: last.slice(0, 1000) };
+}

@@ -1,0 +1,96 @@
+// After a crash between an action's intent and its recorded outcome, the task stays taken without an
+// outcome. Once nobody can still be working on it, the reconciler asks the channel whether the action
+// happened: done -> recorded as sent; not done -> back to the dispatcher (the channel is sure); unknown
+// -> failed with `unknown_outcome`. It never acts again on a guess.
+import type { Logger } from 'pino';
+import type { Database } from '../../../db/database.js';
+import { channelOf, type DriverRegistry, isActionType, type OutcomeCheck } from '../drivers/driver.js';
+import { buildRequest } from './dispatch.js';
+import { recordOutcome, wakeEnrollment } from './outcomes.js';
+import type { TaskRow } from './work.js';
+
+export type ReconcileDeps = {
+  db: Database;
+  log: Logger;
+  drivers: DriverRegistry;
+  reconcileAfterMs: number;
+  maxAttempts: number;
+};
+
+async function check(deps: ReconcileDeps, task: TaskRow, now: Date): Promise<OutcomeCheck> {
+  if (!isActionType(task.type) || !task.sender_profile_uuid) return 'unknown';
+  const driver = await deps.drivers.resolve(task.team_id, task.sender_profile_uuid, channelOf(task.type));
+  if ('unavailable' in driver) return 'unknown';
+  const request = await buildRequest(deps.db, task, now);
+  if (!request) return 'unknown';
+  try {
+    return await driver.checkOutcome(request);
+  } catch (error) {
+    deps.log.warn({ err: error, task: task.uuid }, 'outcome check failed');
+    return 'unknown';
+  }
+}
+
+export async function reconcileUnconfirmed(deps: ReconcileDeps, now: Date, limit = 100): Promise<number> {
+  const { db } = deps;
+  const stale = await db
+    .selectFrom('tasks')
+    .selectAll()
+    .where('status', '=', 'in_progress')
+    .where('taken_to_execute_at', 'is not', null)
+    .where('taken_to_execute_at', '<', new Date(now.getTime() - deps.reconcileAfterMs))
+    .orderBy('taken_to_execute_at')
+    .limit(limit)
+    .execute();
+  for (const task of stale) {
+    const outcome = await check(deps, task, now);
+    if (outcome === 'done') {
+      const request = await buildRequest(db, task, now);
+      if (request) {
+        await recordOutcome(db, {
+          task,
+          request,
+          outcome: { ok: true, remoteRef: 'reconciled' },
+          now,
+          driver: 'reconciler',
+          maxAttempts: deps.maxAttempts,
+        });
+        continue;
+      }
+    }
+    await db.transaction().execute(async (trx) => {
+      if (outcome === 'not_done') {
+        await trx
+          .updateTable('tasks')
+          .set({ taken_to_execute_at: null, schedule_at: now, updated_at: now })
+          .where('team_id', '=', task.team_id)
+          .where('uuid', '=', task.uuid)
+          .where('status', '=', 'in_progress')
+          .execute();
+        await trx
+          .updateTable('sender_channel_state')
+          .set({ next_dispatch_at: now })
+          .where('team_id', '=', task.team_id)
+          .where('sender_profile_uuid', '=', task.sender_profile_uuid as string)
+          .execute();
+        return;
+      }
+      const failed = await trx
+        .updateTable('tasks')
+        .set({
+          status: 'failed',
+          automation_error_code: 'unknown_outcome',
+          error_msg:
+            'The worker stopped while this action was being sent and the channel cannot tell whether it went out; it is not sent again.',
+          executed_at: now,
+          updated_at: now,
+        })
+        .where('team_id', '=', task.team_id)
+        .where('uuid', '=', task.uuid)
+        .where('status', '=', 'in_progress')
+        .executeTakeFirst();
+      if (Number(failed.numUpdatedRows) === 1) await wakeEnrollment(trx, task, now);
+    });
+  }
+  return stale.length;
+}

@@ -1,0 +1,61 @@
+// A test context with an automation engine on a manual clock: `run` ticks the engine and moves the
+// clock forward whenever a round finds nothing to do, until a condition holds.
+import { createAutomationEngine, type EngineOptions } from '../src/deps.js';
+import { type ManualClock, manualClock } from '../src/lib/clock.js';
+import { createLogger } from '../src/lib/logger.js';
+import type { Engine } from '../src/modules/engine/engine.js';
+import { createTestContext, type TestContext, type TestUser } from './harness.js';
+
+export type EngineHarness = {
+  ctx: TestContext;
+  clock: ManualClock;
+  engine: Engine;
+  user: TestUser;
+  /**
+   * Ticks until `until()` holds (or, without it, `maxTicks` rounds). When a round finds nothing to do
+   * the clock jumps to the next instant something is due, at most `stepMs` ahead.
+   */
+  run(until?: () => Promise<boolean>, options?: { stepMs?: number; maxTicks?: number }): Promise<void>;
+  close(): Promise<void>;
+};
+
+export async function createEngineHarness(
+  options: { start?: Date; env?: Record<string, string>; engine?: EngineOptions } = {},
+): Promise<EngineHarness> {
+  const clock = manualClock(options.start ?? new Date('2026-06-01T08:00:00Z'));
+  const ctx = await createTestContext({
+    clock,
+    env: {
+      LEADFLOW_SANDBOX_ACCEPT_RATE: '1',
+      LEADFLOW_SANDBOX_REPLY_RATE: '0',
+      LEADFLOW_SANDBOX_MIN_RESPONSE_SECONDS: '30',
+      LEADFLOW_SANDBOX_MAX_RESPONSE_SECONDS: '60',
+      ...options.env,
+    },
+  });
+  const user = await ctx.createUser();
+  const engine = createAutomationEngine({ db: ctx.db, config: ctx.config, clock }, createLogger('silent'), {
+    sleep: async () => {},
+    ...options.engine,
+  });
+  return {
+    ctx,
+    clock,
+    engine,
+    user,
+    async run(until, { stepMs = 6 * 3600_000, maxTicks = 2000 } = {}) {
+      for (let i = 0; i < maxTicks; i += 1) {
+        const result = await engine.tick();
+        if (until && (await until())) return;
+        if (result.claimed + result.actions + result.answers + result.reconciled === 0) {
+          const now = clock.now().getTime();
+          const next = (await engine.nextWakeAt())?.getTime() ?? Number.POSITIVE_INFINITY;
+          clock.set(new Date(next > now ? Math.min(next, now + stepMs) : now + 1000));
+        }
+      }
+      if (until)
+        throw new Error(`not reached within ${maxTicks} ticks (clock at ${clock.now().toISOString()})`);
+    },
+    close: () => ctx.close(),
+  };
+}
