@@ -76,11 +76,16 @@ function orList(items: string[]): string {
   return `${unique.slice(0, -1).join(', ')} or ${unique.at(-1)}`;
 }
 
-/** The literal values a schema allows, or undefined when it allows more than a closed set. */
+/** The literal values a schema allows, or undefined when it allows more than a small closed set. */
 function literalsOf(schema: Schema): unknown[] | undefined {
   if ('const' in schema) return [schema.const];
   if (Array.isArray(schema.enum)) return schema.enum;
   if (schema.type === 'null') return [null];
+  if (schema.type === 'boolean') return [true, false];
+  const { minimum, maximum } = schema as { minimum?: number; maximum?: number };
+  if (schema.type === 'integer' && typeof minimum === 'number' && typeof maximum === 'number') {
+    if (maximum - minimum <= 5) return Array.from({ length: maximum - minimum + 1 }, (_, i) => minimum + i);
+  }
   const alternatives = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
   if (Array.isArray(alternatives)) {
     const all = alternatives.map(literalsOf);
@@ -89,11 +94,39 @@ function literalsOf(schema: Schema): unknown[] | undefined {
   return undefined;
 }
 
+function literalList(values: unknown[]): string {
+  if (values.length === 1) return literal(values[0]);
+  if (values.length === 2 && values[0] === true && values[1] === false) return 'true or false';
+  return `one of ${values.map(literal).join(', ')}`;
+}
+
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+/** Whether `value` has a type the schema accepts (ignoring everything but type, const and enum). */
+function typeMatches(schema: Schema, value: unknown): boolean {
+  if ('const' in schema) return schema.const === value;
+  if (Array.isArray(schema.enum)) return schema.enum.includes(value);
+  const alternatives = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
+  if (Array.isArray(alternatives)) return alternatives.some((alternative) => typeMatches(alternative, value));
+  const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : undefined;
+  if (!types) return true;
+  const actual = jsonType(value);
+  return types.some(
+    (type) =>
+      type === actual ||
+      (type === 'integer' && Number.isInteger(value)) ||
+      (type === 'number' && actual === 'number'),
+  );
+}
+
 /** What a schema accepts, in words: "a string", "a UUID", "one of asc, desc", "a whole number or null". */
 function kindOf(schema: Schema): string {
   const literals = literalsOf(schema);
-  if (literals)
-    return literals.length === 1 ? literal(literals[0]) : `one of ${literals.map(literal).join(', ')}`;
+  if (literals) return literalList(literals);
   if (typeof schema.format === 'string' && FORMAT_NAMES[schema.format]) {
     return FORMAT_NAMES[schema.format] as string;
   }
@@ -107,11 +140,21 @@ function kindOf(schema: Schema): string {
 /** "must be ..." for a union whose every alternative failed on type. */
 function unionMessage(alternatives: Schema[]): string {
   const literals = alternatives.map(literalsOf);
-  if (literals.every(Boolean)) {
-    const values = literals.flat().map(literal);
-    return values.length === 1 ? `must be ${values[0]}` : `must be one of ${values.join(', ')}`;
-  }
-  return `must be ${orList(alternatives.map(kindOf))}`;
+  if (literals.every(Boolean)) return `must be ${literalList(literals.flat())}`;
+  const kinds = flatten(alternatives).map((alternative) =>
+    alternative.type === 'boolean' ? 'a boolean' : kindOf(alternative),
+  );
+  return `must be ${orList(kinds)}`;
+}
+
+/** Nested unions read as one list: string | (number | boolean) | null -> string, number, boolean, null. */
+function flatten(alternatives: Schema[]): Schema[] {
+  return alternatives.flatMap((alternative) => {
+    const nested = (alternative.anyOf ?? alternative.oneOf) as Schema[] | undefined;
+    return Array.isArray(nested) && !alternative.type && !literalsOf(alternative)
+      ? flatten(nested)
+      : [alternative];
+  });
 }
 
 function fieldPath(error: ErrorObject): string {
@@ -168,8 +211,10 @@ function describe(error: ErrorObject, field: string): string {
       return `${name} must have at most ${String(params.limit)} items.`;
     case 'minProperties':
       return `${name} needs at least ${String(params.limit)} of: ${Object.keys((schema.properties as object) ?? {}).join(', ')}.`;
-    case 'pattern':
-      return `${name} must match the pattern ${String(params.pattern)}${schema.description ? ` (${String(schema.description)})` : ''}.`;
+    case 'pattern': {
+      const about = schema.description ?? unionDescriptions.get(error);
+      return `${name} must match the pattern ${String(params.pattern)}${about ? ` (${String(about)})` : ''}.`;
+    }
     case 'uniqueItems':
       return `${name} must not contain the same item twice.`;
     case 'oneOf':
@@ -180,7 +225,9 @@ function describe(error: ErrorObject, field: string): string {
 }
 
 const UNION = new Set(['anyOf', 'oneOf']);
-const TYPE_CHECKS = new Set(['type', 'const', 'enum']);
+
+/** Descriptions of unions, lent to the errors of the one alternative that explains their failure. */
+const unionDescriptions = new WeakMap<ErrorObject, string>();
 
 /**
  * Ajv reports a failed union as one error per alternative plus a summary. When the value has the type of
@@ -197,19 +244,19 @@ function explain(errors: ErrorObject[]): Array<{ error: ErrorObject; message?: s
     if (consumed.has(union)) continue;
     const prefix = `${union.schemaPath}/`;
     const inner = errors.filter((e) => e !== union && e.schemaPath.startsWith(prefix));
-    const alternatives = (Array.isArray(union.schema) ? union.schema : []) as Schema[];
     if (inner.length === 0) continue; // oneOf matched twice: described as such
-    const branchOf = (e: ErrorObject) => e.schemaPath.slice(prefix.length).split('/')[0];
-    const typeMismatch = new Set(
-      inner
-        .filter((e) => e.instancePath === union.instancePath && TYPE_CHECKS.has(e.keyword))
-        .filter((e) => e.schemaPath === `${prefix}${branchOf(e)}/${e.keyword}`)
-        .map(branchOf),
-    );
-    const close = [...new Set(inner.map(branchOf))].filter((branch) => !typeMismatch.has(branch));
     consumed.add(union);
+    const alternatives = (Array.isArray(union.schema) ? union.schema : []) as Schema[];
+    const branchOf = (e: ErrorObject) => e.schemaPath.slice(prefix.length).split('/')[0];
+    const close = alternatives
+      .map((alternative, index) => (typeMatches(alternative, union.data) ? String(index) : undefined))
+      .filter((index) => index !== undefined);
     if (close.length === 1) {
-      for (const e of inner) if (branchOf(e) !== close[0]) consumed.add(e);
+      const description = (union.parentSchema as Schema | undefined)?.description;
+      for (const e of inner) {
+        if (branchOf(e) !== close[0]) consumed.add(e);
+        else if (typeof description === 'string') unionDescriptions.set(e, description);
+      }
     } else {
       for (const e of inner) consumed.add(e);
       summaries.set(union, unionMessage(alternatives));
@@ -239,7 +286,7 @@ export function validationFailure(errors: ErrorObject[], part: string | undefine
   }
   const first = Object.values(data)[0]?.[0] ?? 'The request is invalid.';
   const where = part && part !== 'body' ? ` (in the ${partName})` : '';
-  return new AppError('validation_error', `${first}${where}`, data);
+  return new AppError('validation_error', where ? `${first.replace(/\.$/, '')}${where}.` : first, data);
 }
 
 /**

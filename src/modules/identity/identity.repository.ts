@@ -80,13 +80,40 @@ export async function insertApiKey(
     .executeTakeFirstOrThrow();
 }
 
-export async function selectApiKeysOfUser(db: Executor, userId: number) {
-  return db
+export const apiKeySort: SortSpec = {
+  fields: {
+    created_at: 'api_keys.created_at',
+    id: 'api_keys.id',
+    name: 'api_keys.name',
+    last_used_at: 'api_keys.last_used_at',
+  },
+  tiebreaker: 'api_keys.id',
+};
+
+export async function selectApiKeysOfUser(db: Executor, userId: number, page: PageRequest) {
+  const base = db.selectFrom('api_keys').where('user_id', '=', userId);
+  const [rows, count] = await Promise.all([
+    base
+      .select(['id', 'name', 'key_prefix', 'created_at', 'last_used_at', 'revoked_at'])
+      .orderBy(orderByClause(page, apiKeySort))
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
+}
+
+/** Locks the user's row, so concurrent key creations count each other, and counts their active keys. */
+export async function lockAndCountActiveKeys(db: Executor, userId: number): Promise<number> {
+  await db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+  const row = await db
     .selectFrom('api_keys')
-    .select(['id', 'name', 'key_prefix', 'created_at', 'last_used_at', 'revoked_at'])
+    .select((eb) => eb.fn.countAll<number>().as('active'))
     .where('user_id', '=', userId)
-    .orderBy('id')
-    .execute();
+    .where('revoked_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.active);
 }
 
 export async function revokeApiKey(db: Executor, userId: number, apiKeyId: number): Promise<boolean> {

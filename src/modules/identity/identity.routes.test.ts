@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext, type TestUser } from '../../../test/harness.js';
+import { MAX_ACTIVE_API_KEYS } from './identity.service.js';
 
 let ctx: TestContext;
 let alice: TestUser;
@@ -103,6 +104,57 @@ describe('API keys', () => {
     expect((await ctx.request(bob, { method: 'DELETE', url: `/id/api/api-keys/${id}` })).statusCode).toBe(
       404,
     );
+  });
+
+  it('lists keys in the list envelope, newest first, with paging', async () => {
+    const carol = await ctx.createUser('Carol keys');
+    for (const name of ['one', 'two']) {
+      await ctx.request(carol, {
+        method: 'POST',
+        url: '/id/api/jwt-tokens/create-api-key',
+        payload: { name },
+      });
+    }
+    const page = await ctx.request(carol, { method: 'GET', url: '/id/api/api-keys?limit=2' });
+    expect(page.statusCode).toBe(200);
+    expect(page.json()).toMatchObject({ limit: 2, offset: 0, total: 3, has_more: true });
+    expect(page.json().data.map((k: { name: string }) => k.name)).toEqual(['two', 'one']);
+    const byName = await ctx.request(carol, {
+      method: 'GET',
+      url: '/id/api/api-keys?order_field=name&order_type=asc&offset=1',
+    });
+    expect(byName.json().data.map((k: { name: string }) => k.name)).toEqual(['one', 'two']);
+    const bad = await ctx.request(carol, { method: 'GET', url: '/id/api/api-keys?order_field=key_hash' });
+    expect(bad.statusCode).toBe(422);
+  });
+
+  it('caps the active keys a user can create, and counts revoked ones out', async () => {
+    const dave = await ctx.createUser('Dave keys');
+    // The user has one key; add active ones directly up to the cap.
+    await ctx.database.pool.query(
+      `insert into api_keys (user_id, name, key_hash, key_prefix)
+       select $1, 'filler ' || n, md5(random()::text || n), 'lf_fill' from generate_series(2, $2) n`,
+      [dave.userId, MAX_ACTIVE_API_KEYS],
+    );
+    const create = () =>
+      ctx.request(dave, {
+        method: 'POST',
+        url: '/id/api/jwt-tokens/create-api-key',
+        payload: { name: 'more' },
+      });
+    const refused = await create();
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toContain(`the most a user may hold (${MAX_ACTIVE_API_KEYS})`);
+    const list = await ctx.request(dave, {
+      method: 'GET',
+      url: '/id/api/api-keys?order_field=id&order_type=desc&limit=1',
+    });
+    expect(list.json().total).toBe(MAX_ACTIVE_API_KEYS);
+    const last = list.json().data[0].id;
+    expect((await ctx.request(dave, { method: 'DELETE', url: `/id/api/api-keys/${last}` })).statusCode).toBe(
+      204,
+    );
+    expect((await create()).statusCode).toBe(200);
   });
 
   it('stops accepting a revoked key at once', async () => {

@@ -3,9 +3,10 @@ import { Type } from 'typebox';
 import { authOf } from '../../http/auth.js';
 import { NoContent } from '../../http/schemas.js';
 import { resolvePage } from '../../lib/pagination.js';
-import { teamSort } from './identity.repository.js';
+import { apiKeySort, teamSort } from './identity.repository.js';
 import {
-  ApiKey,
+  ApiKeyListQuery,
+  ApiKeyPage,
   ApiKeyParams,
   CreateApiKeyBody,
   CreatedApiKey,
@@ -15,7 +16,7 @@ import {
   TeamParams,
   User,
 } from './identity.schemas.js';
-import type { IdentityService } from './identity.service.js';
+import { type IdentityService, MAX_ACTIVE_API_KEYS } from './identity.service.js';
 
 export const identityRoutes: FastifyPluginAsyncTypebox<{ identity: IdentityService }> = async (
   app,
@@ -71,6 +72,7 @@ export const identityRoutes: FastifyPluginAsyncTypebox<{ identity: IdentityServi
         tags,
         operationId: 'createApiKey',
         summary: 'Create another API key for the current user (the secret is shown once)',
+        description: `A user holds at most ${MAX_ACTIVE_API_KEYS} active keys; one more is a 409 until one is revoked.`,
         body: CreateApiKeyBody,
         response: { 200: CreatedApiKey },
       },
@@ -88,10 +90,12 @@ export const identityRoutes: FastifyPluginAsyncTypebox<{ identity: IdentityServi
         tags,
         operationId: 'listApiKeys',
         summary: 'The current user\u2019s API keys (never their secrets)',
-        response: { 200: Type.Object({ data: Type.Array(ApiKey) }) },
+        description: 'Revoked keys are listed too (revoked_at set). Newest first by default.',
+        querystring: ApiKeyListQuery,
+        response: { 200: ApiKeyPage },
       },
     },
-    async (request) => ({ data: await identity.listApiKeys(authOf(request).userId) }),
+    async (request) => identity.listApiKeys(authOf(request).userId, resolvePage(request.query, apiKeySort)),
   );
 
   app.delete(

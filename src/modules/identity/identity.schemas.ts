@@ -63,4 +63,6 @@ export const ApiKey = Type.Object({
   last_used_at: Nullable(DateTime('Updated at most once a minute')),
   revoked_at: Nullable(DateTime()),
 });
+export const ApiKeyPage = Envelope(ApiKey);
+export const ApiKeyListQuery = ListQuery();
 export const ApiKeyParams = Type.Object({ id: Id({ description: 'API key id' }) });

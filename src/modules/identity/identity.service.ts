@@ -58,6 +58,8 @@ const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
 export const TEAM_ROLES = ['owner', 'member'] as const;
 export type TeamRole = (typeof TEAM_ROLES)[number];
 const MIN_KEY_LENGTH = 16;
+/** Active (unrevoked) API keys a user may hold through the API; the admin CLI is not limited. */
+export const MAX_ACTIVE_API_KEYS = 100;
 
 /** A new secret: `lf_` and 40 URL-safe characters (240 bits). */
 function generateApiKey(): string {
@@ -162,7 +164,16 @@ export function createIdentityService(deps: {
     },
 
     async createApiKey(userId: number, teamId: number, name: string) {
-      const { key, row } = await issueApiKey(db, userId, name);
+      const { key, row } = await db.transaction().execute(async (trx) => {
+        const active = await repo.lockAndCountActiveKeys(trx, userId);
+        if (active >= MAX_ACTIVE_API_KEYS) {
+          throw conflict(
+            `You have ${active} active API keys, the most a user may hold (${MAX_ACTIVE_API_KEYS}); revoke one ` +
+              'with DELETE /id/api/api-keys/{id} first.',
+          );
+        }
+        return issueApiKey(trx, userId, name);
+      });
       return {
         jti: String(row.id),
         id: row.id,
@@ -174,8 +185,9 @@ export function createIdentityService(deps: {
       };
     },
 
-    async listApiKeys(userId: number) {
-      return repo.selectApiKeysOfUser(db, userId);
+    async listApiKeys(userId: number, page: PageRequest) {
+      const { rows, total } = await repo.selectApiKeysOfUser(db, userId, page);
+      return envelope(rows, total, page);
     },
 
     async revokeApiKey(userId: number, apiKeyId: number) {
