@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document is generated from the route schemas (never written by hand), served at
 // /openapi.json with an interactive reference at /docs. Every API route gets the shared error
-// responses and the bearer security requirement here, so no route can forget them.
+// responses it can answer, the standard response headers and the bearer security requirement here, so
+// no route can forget them.
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
@@ -8,17 +9,85 @@ import { API_PATH } from './auth.js';
 import { ErrorBody } from './schemas.js';
 
 const ERROR_STATUSES: Record<number, string> = {
-  400: 'Malformed request, bad header or unknown query parameter',
-  401: 'Missing or invalid API key',
-  403: 'Not a member of the team named in Team-ID',
-  404: 'Not found (also for another team\u2019s records)',
-  409: 'Conflicts with an existing record',
-  422: 'Validation failed; error.data maps each field to its messages',
-  429: 'Rate limit exceeded; see Retry-After',
-  500: 'Internal error',
+  400: 'bad_request: malformed JSON, a bad Team-ID header or an unknown query parameter',
+  401: 'auth_exception: missing or invalid API key',
+  402: 'payment_required: not enough credits',
+  403: 'access_denied: not a member of the team named in Team-ID',
+  404: 'not_found: no such record (also for another team\u2019s records)',
+  409: 'conflict: conflicts with an existing record or a concurrent change',
+  413: 'payload_too_large: the body is larger than the limit',
+  414: 'uri_too_long: a path parameter is longer than 100 characters',
+  415: 'unsupported_media_type: send application/json',
+  422: 'validation_error: error.data maps each failing field to its messages',
+  429: 'rate_limited: too many requests; retry after Retry-After seconds',
+  500: 'internal_error: quote the x-request-id when reporting it',
+  503: 'service_unavailable: the query took too long or the database is unreachable; retry or narrow it',
 };
 
 export const errorRef = { $ref: 'ErrorBody#' };
+
+/** An error response a route declares beyond the ones its shape implies (see errorStatuses). */
+export const errorResponse = (status: keyof typeof ERROR_STATUSES, when: string) => ({
+  ...errorRef,
+  description: `${ERROR_STATUSES[status]?.split(':')[0]}: ${when}`,
+});
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * The error statuses an operation can answer, from its shape: every API operation can be refused by
+ * authentication, Team-ID, the query check and the rate limit; path parameters can be unknown (404) or
+ * over-long (414); writes can carry bodies (413, 415, 422) and collide (409 for creates, updates and
+ * deletes). Routes declare the rest themselves (a 404 of a lookup, a 409 of a POST that answers 200).
+ */
+function errorStatuses(route: RouteOptions): number[] {
+  const methods = (Array.isArray(route.method) ? route.method : [route.method]).map((m) => m.toUpperCase());
+  const schema = (route.schema ?? {}) as Record<string, unknown>;
+  const response = (schema.response ?? {}) as Record<string, unknown>;
+  const write = methods.some((method) => WRITE_METHODS.has(method));
+  const statuses = [400, 401, 403, 429, 500, 503];
+  if (route.url.includes(':')) statuses.push(404, 414);
+  if (write || schema.body) statuses.push(413, 415);
+  if (write || schema.body || schema.querystring || schema.params) statuses.push(422);
+  if ('201' in response || methods.some((method) => ['PUT', 'PATCH', 'DELETE'].includes(method))) {
+    statuses.push(409);
+  }
+  return statuses;
+}
+
+const header = (description: string, type = 'string') => ({ description, schema: { type } });
+const REQUEST_ID = header('Id of this request in the service\u2019s logs: your x-request-id, or a new UUID');
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Limit': header('Requests allowed per minute for your key (authenticated requests)', 'integer'),
+  'RateLimit-Remaining': header('Requests left in the current window', 'integer'),
+  'RateLimit-Reset': header('Seconds until the window resets', 'integer'),
+};
+
+/** Response headers, added to every operation of the generated document. */
+function withResponseHeaders(document: Record<string, unknown>): Record<string, unknown> {
+  const paths = (document.paths ?? {}) as Record<
+    string,
+    Record<string, { responses?: object; security?: unknown }>
+  >;
+  for (const [path, operations] of Object.entries(paths)) {
+    for (const operation of Object.values(operations)) {
+      const api = API_PATH.test(path);
+      for (const [status, response] of Object.entries(operation.responses ?? {}) as Array<
+        [string, Record<string, unknown>]
+      >) {
+        response.headers = {
+          ...((response.headers as object) ?? {}),
+          'x-request-id': REQUEST_ID,
+          ...(api ? RATE_LIMIT_HEADERS : {}),
+          ...(status === '429'
+            ? { 'Retry-After': header('Seconds to wait before retrying', 'integer') }
+            : {}),
+        };
+      }
+    }
+  }
+  return document;
+}
 
 export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
   app.addSchema(ErrorBody);
@@ -28,8 +97,8 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
     const schema = route.schema;
     schema.response ??= {};
     const response = schema.response as Record<string, unknown>;
-    for (const [status, description] of Object.entries(ERROR_STATUSES)) {
-      response[status] ??= { ...errorRef, description };
+    for (const status of errorStatuses(route)) {
+      response[status] ??= { ...errorRef, description: ERROR_STATUSES[status] };
     }
     (schema as { security?: unknown }).security ??= [{ bearerAuth: [] }];
   });
@@ -55,6 +124,8 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         },
       },
     },
+    transformObject: (document) =>
+      withResponseHeaders((document as { openapiObject: Record<string, unknown> }).openapiObject) as never,
     refResolver: {
       // Components keep their $id as name, so the document reads "ErrorBody", not "def-0".
       buildLocalReference: (json, _baseUri, _fragment, index) => String(json.$id ?? `def-${index}`),

@@ -1,6 +1,7 @@
 // Schema pieces every module uses: identifiers, the error body, the list envelope and list parameters.
 import { type TNumberOptions, type TSchema, Type } from 'typebox';
-import { INT32_MAX, MAX_ID, MAX_LIMIT, MAX_OFFSET } from '../lib/pagination.js';
+import { type ErrorReason, errorReasons } from '../lib/errors.js';
+import { INT32_MAX, MAX_ID, MAX_LIMIT, MAX_OFFSET, type SortSpec } from '../lib/pagination.js';
 
 export { INT32_MAX, MAX_ID };
 
@@ -29,9 +30,8 @@ export const UuidParams = Type.Object({ uuid: Uuid() });
 export const ErrorBody = Type.Object(
   {
     error: Type.Object({
-      reason: Type.String({
-        description:
-          'bad_request, auth_exception, payment_required, access_denied, not_found, conflict, validation_error, rate_limited, internal_error',
+      reason: Type.Enum(Object.keys(errorReasons) as ErrorReason[], {
+        description: 'Why the request failed; one reason per HTTP status',
       }),
       message: Type.String(),
       data: Type.Record(Type.String(), Type.Unknown(), {
@@ -53,7 +53,8 @@ export const Envelope = <T extends TSchema>(item: T) =>
     has_more: Type.Boolean(),
   });
 
-const pageFields = {
+/** Paging and sorting parameters of a list; order_field is the list's own sort fields (SortSpec). */
+const pageFields = (sort: SortSpec) => ({
   limit: Type.Optional(
     Int32({
       minimum: 1,
@@ -64,22 +65,27 @@ const pageFields = {
   offset: Type.Optional(
     Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0, description: 'Records to skip' }),
   ),
-  order_field: Type.Optional(Type.String({ description: 'Field to sort by (default created_at)' })),
-  order_type: Type.Optional(
-    Type.Union([Type.Literal('asc'), Type.Literal('desc'), Type.Literal(0), Type.Literal(1)], {
-      description: 'Sort direction, default desc (0/1 accepted as asc/desc)',
+  order_field: Type.Optional(
+    Type.Enum(Object.keys(sort.fields), {
+      description: `Field to sort by (default ${sort.default ?? 'created_at'})`,
     }),
   ),
-};
+  order_type: Type.Optional(
+    Type.Union([Type.Literal('asc'), Type.Literal('desc'), Type.Literal(0), Type.Literal(1)], {
+      description:
+        'Sort direction (default desc unless the list says otherwise); 0/1 are accepted as asc/desc',
+    }),
+  ),
+});
 
 const filterDescription = (fields: string[]) =>
   `Filter object (spec 2.1). Keys: ${fields.join(', ')}. GET form: filter[field]=v, filter[field][]=a, ` +
   'filter[field][>=]=v; a JSON string is accepted too, and a flat ?field=v filters like filter[field]=v.';
 
 /** Query string of a GET list: paging, sorting and the filter in bracket form. */
-export const ListQuery = (filterFields: string[] = [], extra: Record<string, TSchema> = {}) =>
+export const ListQuery = (sort: SortSpec, filterFields: string[] = [], extra: Record<string, TSchema> = {}) =>
   Type.Object({
-    ...pageFields,
+    ...pageFields(sort),
     ...(filterFields.length > 0
       ? { filter: Type.Optional(Type.Unknown({ description: filterDescription(filterFields) })) }
       : {}),
@@ -87,10 +93,14 @@ export const ListQuery = (filterFields: string[] = [], extra: Record<string, TSc
   });
 
 /** Body of a POST search/list: the same parameters as JSON. */
-export const SearchBody = (filterFields: string[] = [], extra: Record<string, TSchema> = {}) =>
+export const SearchBody = (
+  sort: SortSpec,
+  filterFields: string[] = [],
+  extra: Record<string, TSchema> = {},
+) =>
   Type.Object(
     {
-      ...pageFields,
+      ...pageFields(sort),
       filter: Type.Optional(
         Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], {
           description: filterDescription(filterFields),

@@ -70,13 +70,13 @@ async function listThings(app: FastifyInstance) {
     '/test/api/things',
     {
       config: { filterFields: Object.keys(spec.fields) },
-      schema: { querystring: ListQuery(Object.keys(spec.fields)), response },
+      schema: { querystring: ListQuery(sort, Object.keys(spec.fields)), response },
     },
     async (request) => run(authOf(request).teamId, request.query as PageParams),
   );
   app.post(
     '/test/api/things/search',
-    { schema: { body: SearchBody(Object.keys(spec.fields)), response } },
+    { schema: { body: SearchBody(sort, Object.keys(spec.fields)), response } },
     async (request) => run(authOf(request).teamId, request.body as PageParams),
   );
 }

@@ -33,12 +33,69 @@ describe('OpenAPI document', () => {
       .flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
     expect(operations.length).toBeGreaterThan(5);
     for (const { path, method, op } of operations) {
-      expect(op.responses, `${method} ${path}`).toHaveProperty('401');
-      expect(op.responses, `${method} ${path}`).toHaveProperty('422');
+      for (const status of ['400', '401', '403', '429', '500']) {
+        expect(op.responses, `${method} ${path}`).toHaveProperty(status);
+      }
+      for (const response of Object.values(op.responses) as Array<{ headers?: object }>) {
+        expect(Object.keys(response.headers ?? {})).toEqual(
+          expect.arrayContaining([
+            'x-request-id',
+            'RateLimit-Limit',
+            'RateLimit-Remaining',
+            'RateLimit-Reset',
+          ]),
+        );
+      }
+      expect(op.responses['429']).toHaveProperty(['headers', 'Retry-After']);
       expect(op.security, `${method} ${path}`).toEqual([{ bearerAuth: [] }]);
       expect(op.operationId, `${method} ${path}`).toBeTruthy();
     }
-    expect(document.components.schemas.ErrorBody).toBeDefined();
+    expect(document.components.schemas.ErrorBody.properties.error.properties.reason.enum).toContain(
+      'not_found',
+    );
+  });
+
+  it('lists per operation only the errors its shape can produce', async () => {
+    const document = (await ctx.request(null, { method: 'GET', url: '/openapi.json' })).json();
+    const statuses = (path: string, method: string) =>
+      Object.keys(document.paths[path][method].responses).sort();
+    expect(statuses('/id/api/users/current', 'get')).toEqual([
+      '200',
+      '400',
+      '401',
+      '403',
+      '429',
+      '500',
+      '503',
+    ]);
+    expect(statuses('/leads/api/tags/{uuid}', 'put')).toEqual([
+      '200',
+      '400',
+      '401',
+      '403',
+      '404',
+      '409',
+      '413',
+      '414',
+      '415',
+      '422',
+      '429',
+      '500',
+      '503',
+    ]);
+    expect(statuses('/leads/api/leads/search', 'post')).not.toContain('404');
+    expect(statuses('/leads/api/leads/lookup-one', 'post')).toContain('404');
+  });
+
+  it('declares each list\u2019s sort fields as the order_field enum', async () => {
+    const document = (await ctx.request(null, { method: 'GET', url: '/openapi.json' })).json();
+    const query = document.paths['/leads/api/tags'].get.parameters.find(
+      (p: { name: string }) => p.name === 'order_field',
+    );
+    expect(query.schema.enum).toEqual(['created_at', 'updated_at', 'name', 'uuid']);
+    const body =
+      document.paths['/leads/api/leads/search'].post.requestBody.content['application/json'].schema;
+    expect(body.properties.order_field.enum).toContain('company_name');
   });
 
   it('serves the interactive reference at /docs', async () => {

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext, type TestUser } from '../harness.js';
 
-type Operation = { method: string; path: string; hasBody: boolean };
+type Operation = { method: string; path: string; hasBody: boolean; statuses: string[] };
 
 let ctx: TestContext;
 let alice: TestUser;
@@ -20,7 +20,7 @@ beforeAll(async () => {
   ctx = await createTestContext();
   alice = await ctx.createUser();
   const document = (await ctx.request(null, { method: 'GET', url: '/openapi.json' })).json() as {
-    paths: Record<string, Record<string, { requestBody?: unknown }>>;
+    paths: Record<string, Record<string, { requestBody?: unknown; responses: Record<string, unknown> }>>;
   };
   operations = Object.entries(document.paths)
     .filter(([path]) => /^\/[a-z-]+\/api\//.test(path))
@@ -29,6 +29,7 @@ beforeAll(async () => {
         method: method.toUpperCase(),
         path,
         hasBody: Boolean(op.requestBody),
+        statuses: Object.keys(op.responses),
       })),
     );
 });
@@ -60,6 +61,7 @@ describe('every API operation', () => {
       { offset: 1e20, limit: 1e21 },
     ];
     const failures: string[] = [];
+    const undocumented: string[] = [];
     for (const op of operations) {
       const paths = [fillPath(op.path, idFor), fillPath(op.path, () => 'not-an-id')];
       if (op.path.includes('{id}')) paths.push(fillPath(op.path, () => '9223372036854775808'));
@@ -76,6 +78,8 @@ describe('every API operation', () => {
               url: `${path}${query}`,
               ...(payload === undefined ? {} : { payload: payload as object }),
             });
+            if (!op.statuses.includes(String(res.statusCode)))
+              undocumented.push(`${op.method} ${op.path} -> ${res.statusCode} ${res.body.slice(0, 120)}`);
             if (res.statusCode >= 500)
               failures.push(
                 `${op.method} ${path}${query} ${JSON.stringify(payload)} -> ${res.statusCode} ${res.body.slice(0, 200)}`,
@@ -87,5 +91,6 @@ describe('every API operation', () => {
       }
     }
     expect(failures).toEqual([]);
+    expect([...new Set(undocumented)]).toEqual([]);
   }, 180_000);
 });

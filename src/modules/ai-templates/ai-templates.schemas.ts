@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { DateTime, Envelope, ListQuery, Nullable, Uuid } from '../../http/schemas.js';
 import { RENDER_LIMITS } from '../templates/render/render.js';
-import { aiTemplateFilterFields } from './ai-templates.repository.js';
+import { aiTemplateFilterFields, aiTemplateSort } from './ai-templates.repository.js';
 
 export const AI_TEMPLATE_TYPES = ['message', 'connection_note', 'email', 'post_comment'] as const;
 
@@ -94,7 +94,7 @@ export const AiTemplate = Type.Object({
 });
 
 export const AiTemplatePage = Envelope(AiTemplate);
-export const AiTemplatesQuery = ListQuery(Object.keys(aiTemplateFilterFields));
+export const AiTemplatesQuery = ListQuery(aiTemplateSort, Object.keys(aiTemplateFilterFields));
 
 const optionalFields = {
   template_category_uuid: Type.Optional(Nullable(Uuid('Category (stored for compatibility)'))),

@@ -1,6 +1,10 @@
 import { Type } from 'typebox';
 import { DateTime, Envelope, ListQuery, MAX_ID, Nullable, Uuid } from '../../http/schemas.js';
-import { companiesBlacklistFilterFields, leadsBlacklistFilterFields } from './blacklists.repository.js';
+import {
+  blacklistSort,
+  companiesBlacklistFilterFields,
+  leadsBlacklistFilterFields,
+} from './blacklists.repository.js';
 
 const common = {
   uuid: Uuid('Entry id'),
@@ -47,8 +51,8 @@ export const CompaniesBlacklistEntry = Type.Object(
 
 export const LeadsBlacklistPage = Envelope(LeadsBlacklistEntry);
 export const CompaniesBlacklistPage = Envelope(CompaniesBlacklistEntry);
-export const LeadsBlacklistQuery = ListQuery(Object.keys(leadsBlacklistFilterFields));
-export const CompaniesBlacklistQuery = ListQuery(Object.keys(companiesBlacklistFilterFields));
+export const LeadsBlacklistQuery = ListQuery(blacklistSort, Object.keys(leadsBlacklistFilterFields));
+export const CompaniesBlacklistQuery = ListQuery(blacklistSort, Object.keys(companiesBlacklistFilterFields));
 
 const text = (description: string, maxLength = 500) =>
   Type.Optional(Nullable(Type.String({ maxLength, description })));

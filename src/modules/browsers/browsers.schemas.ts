@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { DateTime, Envelope, Id, Nullable, SearchBody, Uuid } from '../../http/schemas.js';
+import { SEAT_SORT } from './browsers.sort.js';
 
 export const SEAT_DRIVERS = ['chromium', 'sandbox'] as const;
 export const SEAT_STATUSES = [
@@ -57,7 +58,7 @@ export const CreateSeatBody = Type.Object(
 );
 
 /** Paging and sorting of the seat list (order_field: created_at, updated_at or id; default order asc). */
-export const ListSeatsBody = SearchBody();
+export const ListSeatsBody = SearchBody(SEAT_SORT);
 
 export const SeatParams = Type.Object({
   id: Id({ description: 'Seat id' }),

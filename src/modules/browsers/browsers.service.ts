@@ -12,14 +12,10 @@ import {
   type SortSpec,
 } from '../../lib/pagination.js';
 import { resumeSenderActions } from '../engine/sender-pauses.js';
+import { SEAT_SORT } from './browsers.sort.js';
 import type { SeatDriver } from './browsers.tables.js';
 
 type Actor = { teamId: number; userId: number };
-
-const SEAT_SORT: SortSpec = {
-  fields: { created_at: 'created_at', updated_at: 'updated_at', id: 'id' },
-  tiebreaker: 'id',
-};
 
 export function createBrowsersService(deps: { db: Database; clock: Clock }) {
   const { db, clock } = deps;

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authOf } from '../../http/auth.js';
+import { errorResponse } from '../../http/openapi.js';
 import { NoContent, UuidParams } from '../../http/schemas.js';
 import { COMPANY_FILTER_KEYS } from './companies.filter.js';
 import {
@@ -72,7 +73,10 @@ export const companiesRoutes: FastifyPluginAsyncTypebox<{ companies: CompaniesSe
           'companies start on the first company pipeline stage. Existing contacts whose company name or work ' +
           'e-mail domain matches are linked. Answers 200 with one company per input element, in order.',
         body: CreateCompaniesBody,
-        response: { 200: CreateCompaniesResponse },
+        response: {
+          200: CreateCompaniesResponse,
+          409: errorResponse(409, 'companies were changed concurrently, or identifiers collide; retry'),
+        },
       },
     },
     async (request) => {

@@ -12,7 +12,7 @@ import {
 import { BulkOperation } from '../bulk-operations/bulk-operations.schemas.js';
 import { Lead } from '../leads/leads.schemas.js';
 import { COMPANY_LINKEDIN_STATUSES, COMPANY_STATUSES, NETWORK_TYPES } from './companies.fields.js';
-import { COMPANY_FILTER_KEYS } from './companies.filter.js';
+import { COMPANY_FILTER_KEYS, companySort } from './companies.filter.js';
 
 const text = (description: string) => Nullable(Type.String({ description }));
 const integer = (description: string) => Nullable(Type.Integer({ description }));
@@ -69,8 +69,8 @@ export const Company = Type.Object({
 });
 
 export const CompanyPage = Envelope(Company);
-export const CompaniesQuery = ListQuery(COMPANY_FILTER_KEYS);
-export const CompaniesSearchBody = SearchBody(COMPANY_FILTER_KEYS);
+export const CompaniesQuery = ListQuery(companySort, COMPANY_FILTER_KEYS);
+export const CompaniesSearchBody = SearchBody(companySort, COMPANY_FILTER_KEYS);
 
 const linkedinInput = Nullable(
   Type.Union([Type.String(), Type.Integer({ minimum: 1, maximum: MAX_ID })], {

@@ -4,6 +4,7 @@ import {
   CUSTOM_FIELD_OBJECTS,
   CUSTOM_FIELD_TYPES,
   customFieldFilterFields,
+  customFieldSort,
 } from './custom-fields.repository.js';
 
 const ObjectSchema = Type.Enum(CUSTOM_FIELD_OBJECTS, { description: 'lead (contacts) or company' });
@@ -27,7 +28,7 @@ export const CustomField = Type.Object(
 );
 
 export const CustomFieldPage = Envelope(CustomField);
-export const CustomFieldsQuery = ListQuery(Object.keys(customFieldFilterFields));
+export const CustomFieldsQuery = ListQuery(customFieldSort, Object.keys(customFieldFilterFields));
 
 const name = Type.String({
   minLength: 1,

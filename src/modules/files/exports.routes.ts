@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authOf } from '../../http/auth.js';
+import { errorResponse } from '../../http/openapi.js';
 import { UuidParams } from '../../http/schemas.js';
 import { exportFilterFields } from './exports.repository.js';
 import {
@@ -107,6 +108,7 @@ export const fileExportsRoutes: FastifyPluginAsyncTypebox<{ files: FilesService 
             description: 'The CSV file',
             content: { 'text/csv': { schema: { type: 'string', description: 'CSV text' } } },
           },
+          404: errorResponse(404, 'no finished export of your team has that file_name or uuid'),
         },
       },
     },

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { DateTime, Envelope, ListQuery, Nullable, Uuid } from '../../http/schemas.js';
-import { exportFilterFields } from './exports.repository.js';
+import { exportFilterFields, exportSort } from './exports.repository.js';
 
 export const FileExport = Type.Object(
   {
@@ -31,7 +31,7 @@ export const FileExport = Type.Object(
 );
 
 export const FileExportPage = Envelope(FileExport);
-export const FileExportsQuery = ListQuery(Object.keys(exportFilterFields));
+export const FileExportsQuery = ListQuery(exportSort, Object.keys(exportFilterFields));
 
 export const CreateExportBody = Type.Object(
   {

@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authOf } from '../../http/auth.js';
-import { errorRef } from '../../http/openapi.js';
+import { errorRef, errorResponse } from '../../http/openapi.js';
 import { UuidParams } from '../../http/schemas.js';
 import { AppError } from '../../lib/errors.js';
 import type { FilesService } from './files.service.js';
@@ -75,7 +75,8 @@ export const fileImportsRoutes: FastifyPluginAsyncTypebox<{ files: FilesService 
         body: UploadForm,
         response: {
           200: FileImport,
-          413: { ...errorRef, description: 'The file is larger than the upload limit' },
+          409: errorResponse(409, 'an import of the file started at the same moment'),
+          413: { ...errorRef, description: 'payload_too_large: the file is larger than the upload limit' },
         },
       },
     },
@@ -143,7 +144,10 @@ export const fileImportsRoutes: FastifyPluginAsyncTypebox<{ files: FilesService 
         description: `${mappingHelp} Contacts go into list_uuid (default: a new list named after the file).`,
         params: UuidParams,
         body: ImportLeadsBody,
-        response: { 200: FileImport },
+        response: {
+          200: FileImport,
+          409: errorResponse(409, 'the upload is being imported already, or its file was removed'),
+        },
       },
     },
     async (request) => {
@@ -162,7 +166,10 @@ export const fileImportsRoutes: FastifyPluginAsyncTypebox<{ files: FilesService 
         description: `${mappingHelp} Companies are added to list_uuids.`,
         params: UuidParams,
         body: ImportCompaniesBody,
-        response: { 200: FileImport },
+        response: {
+          200: FileImport,
+          409: errorResponse(409, 'the upload is being imported already, or its file was removed'),
+        },
       },
     },
     async (request) => {

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { DateTime, Envelope, INT32_MAX, ListQuery, Nullable, Uuid } from '../../http/schemas.js';
-import { importFilterFields } from './imports.repository.js';
+import { importFilterFields, importSort } from './imports.repository.js';
 
 const count = (description: string) => Type.Integer({ description });
 
@@ -96,7 +96,7 @@ export const FileImport = Type.Object(
 );
 
 export const FileImportPage = Envelope(FileImport);
-export const FileImportsQuery = ListQuery(Object.keys(importFilterFields));
+export const FileImportsQuery = ListQuery(importSort, Object.keys(importFilterFields));
 
 const mappingEntry = Type.Object(
   {

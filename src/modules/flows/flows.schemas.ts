@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { ScheduleSchema } from '../../http/schedule.schemas.js';
 import { DateTime, Envelope, ListQuery, Nullable, Uuid } from '../../http/schemas.js';
-import { flowFilterFields } from './flows.repository.js';
+import { flowFilterFields, flowSort } from './flows.repository.js';
 import { TreeFields } from './versions/versions.schemas.js';
 
 export const FlowWarning = Type.Object(
@@ -53,7 +53,7 @@ export const FlowDetail = Type.Object(
 );
 
 export const FlowPage = Envelope(Flow);
-export const FlowsQuery = ListQuery(Object.keys(flowFilterFields));
+export const FlowsQuery = ListQuery(flowSort, Object.keys(flowFilterFields));
 
 const name = Type.String({ minLength: 1, maxLength: 255, description: 'Name' });
 const description = Nullable(Type.String({ maxLength: 10_000, description: 'Description' }));

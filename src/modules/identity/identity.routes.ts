@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { authOf } from '../../http/auth.js';
+import { errorResponse } from '../../http/openapi.js';
 import { NoContent } from '../../http/schemas.js';
 import { resolvePage } from '../../lib/pagination.js';
 import { apiKeySort, teamSort } from './identity.repository.js';
@@ -74,7 +75,7 @@ export const identityRoutes: FastifyPluginAsyncTypebox<{ identity: IdentityServi
         summary: 'Create another API key for the current user (the secret is shown once)',
         description: `A user holds at most ${MAX_ACTIVE_API_KEYS} active keys; one more is a 409 until one is revoked.`,
         body: CreateApiKeyBody,
-        response: { 200: CreatedApiKey },
+        response: { 200: CreatedApiKey, 409: errorResponse(409, 'you hold the most active keys a user may') },
       },
     },
     async (request) => {

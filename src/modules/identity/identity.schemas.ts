@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { DateTime, Envelope, Id, ListQuery, Nullable, Uuid } from '../../http/schemas.js';
+import { apiKeySort, teamSort } from './identity.repository.js';
 
 export const User = Type.Object({
   id: Type.Integer(),
@@ -38,7 +39,7 @@ export const Team = Type.Object({
 });
 
 export const TeamList = Envelope(Team);
-export const TeamListQuery = ListQuery();
+export const TeamListQuery = ListQuery(teamSort);
 export const TeamParams = Type.Object({ id: Id({ description: 'Team id' }) });
 
 export const CreateApiKeyBody = Type.Object(
@@ -64,5 +65,5 @@ export const ApiKey = Type.Object({
   revoked_at: Nullable(DateTime()),
 });
 export const ApiKeyPage = Envelope(ApiKey);
-export const ApiKeyListQuery = ListQuery();
+export const ApiKeyListQuery = ListQuery(apiKeySort);
 export const ApiKeyParams = Type.Object({ id: Id({ description: 'API key id' }) });

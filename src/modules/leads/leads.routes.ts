@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { authOf } from '../../http/auth.js';
+import { errorResponse } from '../../http/openapi.js';
 import { NoContent, UuidParams } from '../../http/schemas.js';
 import {
   CreatedLead,
@@ -35,7 +36,10 @@ export const leadsRoutes: FastifyPluginAsyncTypebox<{ leads: LeadsService }> = a
           '`custom_fields` is keyed by custom field name or UUID. New contacts start on the first cold ' +
           'pipeline stage, get their blacklist flag and are linked to a matching company.',
         body: CreateLeadsBody,
-        response: { 200: Type.Array(CreatedLead) },
+        response: {
+          200: Type.Array(CreatedLead),
+          409: errorResponse(409, 'an input collided with a contact changed or deleted meanwhile; retry'),
+        },
       },
     },
     async (request, reply) => {
@@ -63,7 +67,13 @@ export const leadsRoutes: FastifyPluginAsyncTypebox<{ leads: LeadsService }> = a
           'empty values keep them), tags are added, custom field values are set (null clears). move_to_list ' +
           'moves a matched contact into list_uuid. Concurrent upserts of one person create one contact.',
         body: UpsertLeadBody,
-        response: { 200: UpsertedLead },
+        response: {
+          200: UpsertedLead,
+          409: errorResponse(
+            409,
+            'the matched contact changed concurrently, or the new values collide with another contact',
+          ),
+        },
       },
     },
     async (request) => {
@@ -88,7 +98,7 @@ export const leadsRoutes: FastifyPluginAsyncTypebox<{ leads: LeadsService }> = a
             'By linkedin_id (any LinkedIn reference), email (work or personal) or name + company_name; when ' +
             'several are given the deduplication order decides. None given: 422. No match: 404.',
           body: LookupLeadBody,
-          response: { 200: Lead },
+          response: { 200: Lead, 404: errorResponse(404, 'no contact matches') },
         },
       },
       async (request) => leads.lookupLead(authOf(request).teamId, request.body),

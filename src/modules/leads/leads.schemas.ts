@@ -2,6 +2,7 @@ import { type TProperties, Type } from 'typebox';
 import { DateTime, Envelope, INT32_MAX, MAX_ID, Nullable, SearchBody, Uuid } from '../../http/schemas.js';
 import { EMAIL_STATUSES, LEAD_STATUSES, LINKEDIN_STATUSES } from './lead-fields.js';
 import { LEAD_FILTER_KEYS } from './leads.filter.js';
+import { leadSort } from './leads.query.js';
 
 // Nullable values are written as JSON type lists rather than anyOf unions: the serializer then
 // checks a type instead of trying schema branches, which matters at 1000 contacts per response.
@@ -264,5 +265,11 @@ export const LeadQuery = Type.Object({
 });
 
 // The search filter is the selection language of count, export and mass actions (leads.selection.ts).
-export const SearchLeadsBody = SearchBody([...LEAD_FILTER_KEYS, 'all', 'ids', 'excludeIds', 'leadFilter']);
+export const SearchLeadsBody = SearchBody(leadSort, [
+  ...LEAD_FILTER_KEYS,
+  'all',
+  'ids',
+  'excludeIds',
+  'leadFilter',
+]);
 export const LeadPage = Envelope(Lead);

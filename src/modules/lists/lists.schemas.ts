@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { DateTime, Envelope, ListQuery, Uuid } from '../../http/schemas.js';
-import { listFilterFields } from './lists.repository.js';
+import { listFilterFields, listSort } from './lists.repository.js';
 
 export const List = Type.Object({
   uuid: Uuid(),
@@ -11,7 +11,7 @@ export const List = Type.Object({
 });
 
 export const ListPage = Envelope(List);
-export const ListsQuery = ListQuery(Object.keys(listFilterFields));
+export const ListsQuery = ListQuery(listSort, Object.keys(listFilterFields));
 
 export const CreateListBody = Type.Object(
   { name: Type.String({ minLength: 1, maxLength: 255 }) },

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { DateTime, Envelope, ListQuery, Nullable, Uuid } from '../../http/schemas.js';
-import { NOTE_OBJECTS, noteFilterFields } from './notes.repository.js';
+import { NOTE_OBJECTS, noteFilterFields, noteSort } from './notes.repository.js';
 
 const NoteObjectSchema = Type.Enum(NOTE_OBJECTS, {
   description: 'What the note is attached to: lead (a contact) or company',
@@ -22,7 +22,7 @@ export const Note = Type.Object(
 );
 
 export const NotePage = Envelope(Note);
-export const NotesQuery = ListQuery(Object.keys(noteFilterFields));
+export const NotesQuery = ListQuery(noteSort, Object.keys(noteFilterFields));
 
 export const CreateNoteBody = Type.Object(
   {

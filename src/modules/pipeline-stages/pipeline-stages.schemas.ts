@@ -1,6 +1,11 @@
 import { Type } from 'typebox';
 import { DateTime, Envelope, ListQuery, Uuid } from '../../http/schemas.js';
-import { PIPELINE_CATEGORIES, PIPELINE_OBJECTS, stageFilterFields } from './pipeline-stages.repository.js';
+import {
+  PIPELINE_CATEGORIES,
+  PIPELINE_OBJECTS,
+  stageFilterFields,
+  stageSort,
+} from './pipeline-stages.repository.js';
 
 const objectDescription = 'lead (contacts) or company';
 const categoryDescription =
@@ -29,7 +34,7 @@ export const PipelineStage = Type.Object(
 );
 
 export const PipelineStagePage = Envelope(PipelineStage);
-export const PipelineStagesQuery = ListQuery(Object.keys(stageFilterFields));
+export const PipelineStagesQuery = ListQuery(stageSort, Object.keys(stageFilterFields));
 
 const name = Type.String({ minLength: 1, maxLength: 255, description: 'Display name (trimmed)' });
 const order = Type.Integer({

@@ -9,7 +9,7 @@ import {
   SENDER_ACTION_TYPES,
   WEEKLY_LIMITED_ACTION_TYPES,
 } from './sender-limits.js';
-import { senderFilterFields } from './senders.repository.js';
+import { senderFilterFields, senderSort } from './senders.repository.js';
 
 const ACTION_WORDS: Record<string, string> = {
   linkedin_send_connection_request: 'LinkedIn connection requests',
@@ -135,7 +135,7 @@ export const SenderProfile = Type.Object({
 });
 
 export const SenderProfilePage = Envelope(SenderProfile);
-export const SenderProfilesQuery = ListQuery(Object.keys(senderFilterFields));
+export const SenderProfilesQuery = ListQuery(senderSort, Object.keys(senderFilterFields));
 
 const NotificationEmails = Nullable(
   Type.Union(

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { DateTime, Envelope, ListQuery, Nullable, Uuid } from '../../http/schemas.js';
-import { tagFilterFields } from './tags.repository.js';
+import { tagFilterFields, tagSort } from './tags.repository.js';
 
 const HEX_COLOR = '^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$';
 
@@ -17,7 +17,7 @@ export const Tag = Type.Object(
 );
 
 export const TagPage = Envelope(Tag);
-export const TagsQuery = ListQuery(Object.keys(tagFilterFields));
+export const TagsQuery = ListQuery(tagSort, Object.keys(tagFilterFields));
 
 const name = Type.String({ minLength: 1, maxLength: 255, description: 'Tag name (trimmed)' });
 const color = Nullable(

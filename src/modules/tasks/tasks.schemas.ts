@@ -3,7 +3,7 @@ import { DateTime, Envelope, Id, ListQuery, Nullable, Uuid } from '../../http/sc
 import { BulkOperation } from '../bulk-operations/bulk-operations.schemas.js';
 import { SENDER_ACTION_TYPES } from '../senders/sender-limits.js';
 import { GROUP_FIELDS } from './tasks.counts.js';
-import { MANUAL_TASK_TYPES, TASK_STATUSES, taskFilterFields } from './tasks.filter.js';
+import { MANUAL_TASK_TYPES, TASK_STATUSES, taskFilterFields, taskSort } from './tasks.filter.js';
 
 const filterKeys = Object.keys(taskFilterFields);
 
@@ -58,7 +58,7 @@ export const Task = Type.Object(
 
 export const TaskPage = Envelope(Task);
 
-export const TasksQuery = ListQuery(filterKeys);
+export const TasksQuery = ListQuery(taskSort, filterKeys);
 
 export const CreateTaskBody = Type.Object(
   {

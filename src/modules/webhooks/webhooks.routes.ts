@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authOf } from '../../http/auth.js';
+import { errorResponse } from '../../http/openapi.js';
 import { NoContent, UuidParams } from '../../http/schemas.js';
 import { deliveryFilterFields } from './deliveries.repository.js';
 import { webhookFilterFields } from './webhooks.repository.js';
@@ -96,7 +97,10 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
           'The body is a full webhook config; nothing is stored. With lead_uuid the sample is built from ' +
           `that contact. With uuid (a saved webhook) its secret signs the request. ${SIGNING}`,
         body: TestWebhookBody,
-        response: { 200: TestWebhookResult },
+        response: {
+          200: TestWebhookResult,
+          404: errorResponse(404, 'no webhook of your team has that uuid (or no contact that lead_uuid)'),
+        },
       },
     },
     async (request) => webhooks.testWebhook(authOf(request).teamId, request.body),
@@ -200,7 +204,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
           'Makes one more attempt right away, whatever the delivery\u2019s state, and returns the delivery ' +
           'with its outcome. A failure schedules the remaining retries. 409 when the webhook is off.',
         params: DeliveryParams,
-        response: { 200: Delivery },
+        response: { 200: Delivery, 409: errorResponse(409, 'the webhook is off') },
       },
     },
     async (request) =>

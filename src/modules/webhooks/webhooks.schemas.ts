@@ -2,8 +2,8 @@ import { Type } from 'typebox';
 import { DateTime, Envelope, ListQuery, Nullable, Uuid } from '../../http/schemas.js';
 import { EVENT_NAMES } from '../events/events.catalog.js';
 import { EventPayload } from '../events/events.schemas.js';
-import { DELIVERY_STATUSES, deliveryFilterFields } from './deliveries.repository.js';
-import { webhookFilterFields } from './webhooks.repository.js';
+import { DELIVERY_STATUSES, deliveryFilterFields, deliverySort } from './deliveries.repository.js';
+import { webhookFilterFields, webhookSort } from './webhooks.repository.js';
 
 const catalog = EVENT_NAMES.join(', ');
 
@@ -55,7 +55,7 @@ const webhookFields = {
 
 export const Webhook = Type.Object(webhookFields);
 export const WebhookPage = Envelope(Webhook);
-export const WebhooksQuery = ListQuery(Object.keys(webhookFilterFields));
+export const WebhooksQuery = ListQuery(webhookSort, Object.keys(webhookFilterFields));
 
 export const CreatedWebhook = Type.Object({
   ...webhookFields,
@@ -158,7 +158,7 @@ export const Delivery = Type.Object({
   next_retry_at: Nullable(DateTime('When the next attempt is due (null: none scheduled)')),
 });
 export const DeliveryPage = Envelope(Delivery);
-export const DeliveriesQuery = ListQuery(Object.keys(deliveryFilterFields));
+export const DeliveriesQuery = ListQuery(deliverySort, Object.keys(deliveryFilterFields));
 export const DeliveryParams = Type.Object({ uuid: Uuid(), deliveryUuid: Uuid() });
 
 export const EventCatalog = Type.Object({

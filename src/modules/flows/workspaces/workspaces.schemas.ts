@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { DateTime, Envelope, ListQuery, Nullable, Uuid } from '../../../http/schemas.js';
-import { workspaceFilterFields } from './workspaces.repository.js';
+import { workspaceFilterFields, workspaceSort } from './workspaces.repository.js';
 
 export const FlowWorkspace = Type.Object(
   {
@@ -16,7 +16,7 @@ export const FlowWorkspace = Type.Object(
 );
 
 export const FlowWorkspacePage = Envelope(FlowWorkspace);
-export const FlowWorkspacesQuery = ListQuery(Object.keys(workspaceFilterFields));
+export const FlowWorkspacesQuery = ListQuery(workspaceSort, Object.keys(workspaceFilterFields));
 
 const name = Type.String({ minLength: 1, maxLength: 255, description: 'Name' });
 const order = Type.Integer({
