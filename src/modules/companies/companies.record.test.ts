@@ -4,6 +4,7 @@ import { createTestContext, type TestContext, type TestUser } from '../../../tes
 import {
   companyStages,
   makeCompanyBlacklistEntry,
+  makeCustomField,
   makeNote,
   makeTag,
   postCompanies,
@@ -154,7 +155,7 @@ describe('PUT /leads/api/companies/{uuid}', () => {
   });
 
   it.each([
-    [{ custom_fields: { tier: 'gold' } }, 'custom_fields', '/leads/api/custom-field-values'],
+    [{ custom_fields: { tier: 'gold' } }, 'custom_fields.tier', 'Unknown custom field'],
     [{ colour: 'red' }, 'colour', 'not accepted'],
     [{ linkedin: 'https://example.com/acme' }, 'linkedin', 'LinkedIn'],
     [{ domain: 'nope' }, 'domain', 'domain'],
@@ -172,6 +173,17 @@ describe('PUT /leads/api/companies/{uuid}', () => {
     expect(res.statusCode, res.body).toBe(422);
     expect(res.json().error.data).toHaveProperty([field]);
     expect(res.json().message).toContain(hint);
+  });
+
+  it('merges custom field values given on update; null clears one', async () => {
+    await makeCustomField(ctx, alice.teamId, 'plan');
+    await makeCustomField(ctx, alice.teamId, 'seats', 'number');
+    const [company] = await postCompanies(ctx, alice, [{ name: 'Custom Co' }]);
+    const set = await put(alice, company!.uuid, { custom_fields: { plan: 'gold', seats: '12' } });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json().custom_fields).toEqual({ plan: 'gold', seats: 12 });
+    const cleared = await put(alice, company!.uuid, { custom_fields: { plan: null }, industry: 'Retail' });
+    expect(cleared.json()).toMatchObject({ custom_fields: { seats: 12 }, industry: 'Retail' });
   });
 
   it('refuses to clear the last identifying field', async () => {

@@ -79,6 +79,7 @@ const PATCH_COLUMNS = new Set<string>([
   'pipeline_stage_uuid',
   'tags',
   'lists',
+  'custom_fields',
   'updated_at',
 ]);
 

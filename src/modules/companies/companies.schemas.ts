@@ -171,7 +171,10 @@ export const UpdateCompanyBody = Type.Object(
       Type.Array(Uuid(), { maxItems: 100, description: 'Replaces the company\u2019s lists' }),
     ),
     custom_fields: Type.Optional(
-      Type.Unknown({ description: 'Not accepted: set values with POST /leads/api/custom-field-values' }),
+      Type.Record(Type.String(), Type.Unknown(), {
+        description:
+          'Custom field values keyed by custom field name or UUID, merged into the company\u2019s (null clears one)',
+      }),
     ),
   },
   { additionalProperties: false },

@@ -172,14 +172,18 @@ export function createCompaniesService(deps: { db: Database; config: Pick<Config
     },
 
     async updateCompany(teamId: number, uuid: string, body: CompanyPatchBody) {
-      if (body.custom_fields !== undefined) {
-        throw invalidField(
-          'custom_fields',
-          'Custom field values are not changed by this endpoint; set each with POST /leads/api/custom-field-values ' +
-            '{custom_field_uuid, object_type: "company", object_uuid, value}.',
-        );
-      }
       const values = normalizeCompanyPatch(body);
+      if (body.custom_fields) {
+        // Merged into the stored values in SQL: given values overwrite, null removes the field's value.
+        const resolved = resolveCustomFieldInput(
+          await selectCustomFieldDefinitions(db, teamId, 'company'),
+          body.custom_fields,
+          'custom_fields',
+        );
+        const set = Object.fromEntries(Object.entries(resolved).filter(([, value]) => value !== null));
+        const cleared = Object.keys(resolved).filter((uuid) => resolved[uuid] === null);
+        values.custom_fields = sql`(companies.custom_fields || ${JSON.stringify(set)}::jsonb) - ${cleared}::text[]`;
+      }
       try {
         await db.transaction().execute(async (trx) => {
           const stage = (body.pipeline_stage_uuid ?? body.lead_status_uuid)?.toLowerCase();

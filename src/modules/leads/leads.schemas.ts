@@ -251,11 +251,7 @@ export const UpdateLeadBody = Type.Object(
     ),
     list_uuid: Type.Optional(Uuid('Move the contact to this list of the team')),
     pipeline_stage_uuid: Type.Optional(Uuid('Move the contact to this contact pipeline stage of the team')),
-    custom_fields: Type.Optional(
-      Type.Unknown({
-        description: 'Not accepted: set custom field values with POST /leads/api/custom-field-values',
-      }),
-    ),
+    custom_fields: Type.Optional(customFieldsInput),
   },
   { additionalProperties: false },
 );

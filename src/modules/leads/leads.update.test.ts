@@ -71,13 +71,18 @@ describe('PUT /leads/api/leads/{uuid}', () => {
     }
   });
 
-  it('refuses custom field values with a pointer to the custom-field-values endpoint', async () => {
+  it('merges custom field values (null clears one) and refuses unknown fields', async () => {
     await makeCustomField(ctx, alice.teamId, 'industry');
+    await makeCustomField(ctx, alice.teamId, 'segment');
     const [lead] = await createLeads(ctx, alice, list.uuid, [{ first_name: 'Custom' }]);
-    const res = await put(alice, lead!.uuid, { custom_fields: { industry: 'x' } });
-    expect(res.statusCode).toBe(422);
-    expect(res.json().error.data).toHaveProperty('custom_fields');
-    expect(res.json().message).toContain('POST /leads/api/custom-field-values');
+    const set = await put(alice, lead!.uuid, { custom_fields: { industry: 'x', segment: 'smb' } });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json().custom_fields).toEqual({ industry: 'x', segment: 'smb' });
+    const cleared = await put(alice, lead!.uuid, { custom_fields: { Segment: null } });
+    expect(cleared.json().custom_fields).toEqual({ industry: 'x' });
+    const unknownField = await put(alice, lead!.uuid, { custom_fields: { shoe_size: 42 } });
+    expect(unknownField.statusCode).toBe(422);
+    expect(unknownField.json().error.data).toHaveProperty(['custom_fields.shoe_size']);
     const unknown = await put(alice, lead!.uuid, { shoe_size: 42 });
     expect(unknown.statusCode).toBe(422);
   });

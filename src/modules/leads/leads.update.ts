@@ -1,8 +1,16 @@
-// PUT /leads/api/leads/{uuid}: standard fields only. Null clears a field; identifiers are re-checked
+// PUT /leads/api/leads/{uuid}: standard fields and custom field values. Null clears a field; identifiers are re-checked
 // against the other contacts by the unique deduplication indexes (409 on a collision).
 import type { Database } from '../../db/database.js';
 import { invalidField, notFound } from '../../lib/errors.js';
-import { diffColumns, sameValue, withDedupConflicts, writeLeadChanges } from './leads.changes.js';
+import { resolveCustomFieldInput } from '../custom-fields/custom-field-values.js';
+import { selectCustomFieldDefinitions } from '../custom-fields/custom-fields.repository.js';
+import {
+  diffColumns,
+  mergeCustomFields,
+  sameValue,
+  withDedupConflicts,
+  writeLeadChanges,
+} from './leads.changes.js';
 import { CONTACT_NEEDS, isIdentifiable, type LeadColumns, normalizeLeadInput } from './leads.input.js';
 import type { LeadRow } from './leads.present.js';
 import { requireLeadStage, requireList, resolveTagInputs } from './leads.references.js';
@@ -21,13 +29,14 @@ export async function updateLead(
   const { custom_fields, list_uuid: rawList, pipeline_stage_uuid: rawStage, ...fields } = body;
   const list_uuid = typeof rawList === 'string' ? rawList.toLowerCase() : undefined;
   const pipeline_stage_uuid = typeof rawStage === 'string' ? rawStage.toLowerCase() : undefined;
-  if (custom_fields !== undefined) {
-    throw invalidField(
-      'custom_fields',
-      'Custom field values are not part of the contact update. Set them with POST /leads/api/custom-field-values ' +
-        '(or the contact_change_custom_field mass action).',
-    );
-  }
+  // Custom field values given here are merged into the contact's (null clears one), as on upsert.
+  const customValues = custom_fields
+    ? resolveCustomFieldInput(
+        await selectCustomFieldDefinitions(db, teamId, 'lead'),
+        custom_fields as Record<string, unknown>,
+        'custom_fields',
+      )
+    : undefined;
   const lead = normalizeLeadInput(fields, '', { defaultName: false });
   let existing: LeadRow | undefined;
   return withDedupConflicts(
@@ -63,6 +72,10 @@ export async function updateLead(
         if (list_uuid && list_uuid !== existing.list_uuid) changes.list_uuid = list_uuid;
         if (pipeline_stage_uuid && pipeline_stage_uuid !== existing.pipeline_stage_uuid) {
           changes.pipeline_stage_uuid = pipeline_stage_uuid;
+        }
+        if (customValues) {
+          const merged = mergeCustomFields(existing.custom_fields, customValues);
+          if (!sameValue(merged, existing.custom_fields)) changes.custom_fields = merged;
         }
         if (lead.tags) {
           const [tags] = await resolveTagInputs(trx, teamId, [{ path: 'tags', values: lead.tags }]);
