@@ -137,7 +137,13 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         type: 'object',
         properties: {
           ...((headers.properties as object) ?? {}),
-          'Team-ID': { type: 'integer', description: 'Team to act in; default is your first team' },
+          'Team-ID': {
+            type: 'integer',
+            minimum: 1,
+            description:
+              'Team to act in: the id of one of your teams, a positive integer (at most 9223372036854775807; 400 ' +
+              'otherwise, 403 if you are not a member). Absent or empty: your default team, the first you joined.',
+          },
         },
       };
       return { schema: { ...schema, headers: withTeam }, url };

@@ -107,6 +107,16 @@ describe('Team-ID header', () => {
     },
   );
 
+  it('is documented on every API operation: a positive integer, absent or empty for the default team', async () => {
+    const document = (await ctx.request(null, { method: 'GET', url: '/openapi.json' })).json();
+    const operation = document.paths['/leads/api/lists'].get;
+    const header = operation.parameters.find(
+      (p: { in: string; name: string }) => p.in === 'header' && p.name === 'Team-ID',
+    );
+    expect(header.schema).toMatchObject({ type: 'integer', minimum: 1 });
+    expect(header.schema.description ?? header.description).toContain('Absent or empty: your default team');
+  });
+
   it('refuses ids beyond the bigint range and prints them as sent', async () => {
     const value = '100000000000000000000000';
     const res = await teams(alice, value);
