@@ -7,6 +7,7 @@ import { type LinkedInPerson, parseLinkedInPerson } from '../../lib/linkedin.js'
 import { normalizeDomain, normalizeEmail } from '../../lib/normalize.js';
 import {
   FLAG_FIELDS,
+  IDENTIFIER_FIELDS,
   INTEGER_FIELDS,
   JSON_FIELDS,
   STATUS_FIELDS,
@@ -203,18 +204,10 @@ export const CONTACT_NEEDS =
   '(linkedin_id, linkedin, ln_member_id, ln_id, sn_id) or an e-mail (email, work_email, personal_email)';
 
 const NAME_COLUMNS = ['name', 'first_name', 'last_name'] as const;
-const IDENTIFIER_COLUMNS = [
-  'ln_member_id',
-  'ln_id',
-  'sn_id',
-  'linkedin',
-  'work_email',
-  'personal_email',
-] as const;
 
 /** Whether the columns (a new contact's, or a stored contact with its changes) name or identify someone. */
 export function isIdentifiable(columns: LeadColumns): boolean {
-  return [...NAME_COLUMNS, ...IDENTIFIER_COLUMNS].some((key) => columns[key] != null && columns[key] !== '');
+  return [...NAME_COLUMNS, ...IDENTIFIER_FIELDS].some((key) => columns[key] != null && columns[key] !== '');
 }
 
 /** 422 at `path` (`leads.3`, `lead`, or the body) when the contact has no name and no identifier. */
