@@ -4,6 +4,8 @@
 //  - Closed bodies: every object a body schema describes says `additionalProperties: false`, or is a
 //    declared open map (a `Type.Record`, i.e. `patternProperties`, or an `additionalProperties` schema).
 //    Routes without a body schema take no body: a non-empty one is refused like an unknown field.
+//  - Documented bodies: every body schema carries an example (`withExample` in http/schemas.ts), which
+//    the OpenAPI document shows and test/platform/openapi.test.ts validates against the schema.
 //  - Bounded integers: every integer of a body, query, path or header schema declares `minimum` and
 //    `maximum`, so a number past a column's range is a 422 from the validator, never a database error.
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
@@ -121,6 +123,9 @@ export function registerSchemaRules(app: FastifyInstance): void {
     const bodies = bodySchemas(schema.body);
     const problems = [
       ...bodies.flatMap((body) => openObjects(body)),
+      ...bodies
+        .filter((body) => !Array.isArray((body as { examples?: unknown })?.examples))
+        .map(() => 'body has no example: add one with withExample(schema, {...})'),
       ...bodies.flatMap((body) => unboundedIntegers(body, 'body')),
       ...unboundedIntegers(schema.querystring, 'query'),
       ...unboundedIntegers(schema.params, 'path'),

@@ -1,5 +1,5 @@
 // Schema pieces every module uses: identifiers, the error body, the list envelope and list parameters.
-import { type TNumberOptions, type TSchema, Type } from 'typebox';
+import { type Static, type TNumberOptions, type TSchema, Type } from 'typebox';
 import { type ErrorReason, errorReasons } from '../lib/errors.js';
 import { INT32_MAX, MAX_ID, MAX_LIMIT, MAX_OFFSET, type SortSpec } from '../lib/pagination.js';
 
@@ -111,7 +111,19 @@ export const SearchBody = (
       ),
       ...extra,
     },
-    { additionalProperties: false },
+    {
+      additionalProperties: false,
+      examples: [{ limit: 20, offset: 0, order_field: Object.keys(sort.fields)[0], order_type: 'desc' }],
+    },
   );
+
+/**
+ * Sets the example the OpenAPI document shows for a request body (typed, so it matches the schema).
+ * Every body needs one: src/http/schema-rules.ts refuses a route whose body has none.
+ */
+export function withExample<T extends TSchema>(schema: T, example: Static<T>): T {
+  (schema as { examples?: unknown[] }).examples = [example];
+  return schema;
+}
 
 export const NoContent = Type.Null({ description: 'No content' });

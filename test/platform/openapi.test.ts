@@ -1,5 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validationFailure, validatorCompiler } from '../../src/http/validation.js';
 import { createTestContext, type TestContext } from '../harness.js';
 
 let ctx: TestContext;
@@ -96,6 +97,37 @@ describe('OpenAPI document', () => {
     const body =
       document.paths['/leads/api/leads/search'].post.requestBody.content['application/json'].schema;
     expect(body.properties.order_field.enum).toContain('company_name');
+  });
+
+  it('shows an example for every request body, and each example passes the body\u2019s validator', async () => {
+    const document = (await ctx.request(null, { method: 'GET', url: '/openapi.json' })).json();
+    const invalid: string[] = [];
+    let bodies = 0;
+    for (const [path, methods] of Object.entries(document.paths as Record<string, Record<string, any>>)) {
+      for (const [method, op] of Object.entries(methods)) {
+        for (const [media, content] of Object.entries(
+          (op.requestBody?.content ?? {}) as Record<string, any>,
+        )) {
+          bodies += 1;
+          const examples =
+            content.example !== undefined
+              ? [content.example]
+              : Object.values((content.examples ?? {}) as Record<string, { value: unknown }>).map(
+                  (e) => e.value,
+                );
+          expect(examples.length, `${method} ${path} ${media}`).toBeGreaterThan(0);
+          if (media !== 'application/json') continue;
+          const validate = validatorCompiler({ schema: content.schema, httpPart: 'body' } as never) as any;
+          for (const example of examples) {
+            if (!validate(structuredClone(example))) {
+              invalid.push(`${method} ${path}: ${validationFailure(validate.errors, 'body').message}`);
+            }
+          }
+        }
+      }
+    }
+    expect(bodies).toBeGreaterThan(50);
+    expect(invalid).toEqual([]);
   });
 
   it('serves the interactive reference at /docs', async () => {

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, Envelope, ListQuery, MAX_ID, Nullable, Uuid } from '../../http/schemas.js';
+import { DateTime, Envelope, ListQuery, MAX_ID, Nullable, Uuid, withExample } from '../../http/schemas.js';
 import {
   blacklistSort,
   companiesBlacklistFilterFields,
@@ -93,3 +93,6 @@ export const CreateCompaniesBlacklistBody = Type.Object(
       'At least one of linkedin, domain, name (or ln_id). Every given field must match for a company to be blacklisted.',
   },
 );
+
+withExample(CreateLeadsBlacklistBody, { email: 'competitor@rival.example' });
+withExample(CreateCompaniesBlacklistBody, { domain: 'spammer.com' });

@@ -8,6 +8,7 @@ import {
   Nullable,
   SearchBody,
   Uuid,
+  withExample,
 } from '../../http/schemas.js';
 import { BulkOperation } from '../bulk-operations/bulk-operations.schemas.js';
 import { Lead } from '../leads/leads.schemas.js';
@@ -263,4 +264,19 @@ export const MassActionResponse = Type.Object({
     }),
   ),
   operation: Nullable(BulkOperation),
+});
+
+withExample(CreateCompaniesBody, {
+  companies: [
+    { name: 'Acme Inc', website: 'https://acme.example', industry: 'Software', tags: ['Enterprise'] },
+  ],
+  list_uuids: ['0190f000-0000-7000-8000-000000000001'],
+});
+withExample(UpdateCompanyBody, { industry: 'Robotics', employees_range: '51-200' });
+withExample(LookupBody, { lookups: [{ domain: 'acme.example' }, { linkedin: 'acme-inc' }] });
+withExample(CompanyUuidsBody, { uuids: ['0190f000-0000-7000-8000-000000000001'] });
+withExample(MassActionBody, {
+  type: 'company_add_tags',
+  payload: { tag_uuids: ['0190f000-0000-7000-8000-000000000002'] },
+  filter: { ids: ['0190f000-0000-7000-8000-000000000001'] },
 });

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, Envelope, ListQuery, Nullable, Uuid } from '../../http/schemas.js';
+import { DateTime, Envelope, ListQuery, Nullable, Uuid, withExample } from '../../http/schemas.js';
 import {
   CUSTOM_FIELD_OBJECTS,
   CUSTOM_FIELD_TYPES,
@@ -98,3 +98,17 @@ export const CustomFieldValue = Type.Object(
   },
   { description: 'A custom field value on a contact or company' },
 );
+
+withExample(CreateCustomFieldBody, { name: 'industry', object: 'lead', type: 'string' });
+withExample(UpdateCustomFieldBody, { name: 'sector', order: 2 });
+withExample(SetCustomFieldValueBody, {
+  custom_field_uuid: '0190f000-0000-7000-8000-000000000001',
+  object_type: 'lead',
+  object_uuid: '0190f000-0000-7000-8000-000000000002',
+  value: 'Software',
+});
+withExample(SetCustomFieldValueAliasBody, {
+  object_type: 'lead',
+  object_uuid: '0190f000-0000-7000-8000-000000000002',
+  value: 'Software',
+});

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, Envelope, ListQuery, Nullable, Uuid } from '../../http/schemas.js';
+import { DateTime, Envelope, ListQuery, Nullable, Uuid, withExample } from '../../http/schemas.js';
 import { exportFilterFields, exportSort } from './exports.repository.js';
 
 export const FileExport = Type.Object(
@@ -61,3 +61,6 @@ export const DownloadBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+withExample(CreateExportBody, { filter: { all: true }, fields: ['name', 'work_email', 'company_name'] });
+withExample(DownloadBody, { uuid: '0190f000-0000-7000-8000-000000000001' });

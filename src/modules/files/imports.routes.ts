@@ -40,6 +40,7 @@ const UploadForm = {
         },
         required: ['file'],
         additionalProperties: false,
+        examples: [{ file: 'name,email\nJane Doe,jane@acme.example\n', type: 'csv_leads' }],
       },
     },
   },

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, Envelope, INT32_MAX, ListQuery, Nullable, Uuid } from '../../http/schemas.js';
+import { DateTime, Envelope, INT32_MAX, ListQuery, Nullable, Uuid, withExample } from '../../http/schemas.js';
 import { importFilterFields, importSort } from './imports.repository.js';
 
 const count = (description: string) => Type.Integer({ description });
@@ -179,3 +179,17 @@ export const ImportCompaniesBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+withExample(ImportLeadsBody, {
+  columns: [
+    { source: 'Full Name', target: 'name' },
+    { source: 'Email', target: 'email' },
+    { source: 'Notes', target: null },
+  ],
+  list_uuid: '0190f000-0000-7000-8000-000000000001',
+  update_if_exists: true,
+});
+withExample(ImportCompaniesBody, {
+  column_mapping: { Company: 'name', Website: 'website' },
+  list_uuids: ['0190f000-0000-7000-8000-000000000001'],
+});

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, Envelope, Id, ListQuery, Nullable, Uuid } from '../../http/schemas.js';
+import { DateTime, Envelope, Id, ListQuery, Nullable, Uuid, withExample } from '../../http/schemas.js';
 import { apiKeySort, teamSort } from './identity.repository.js';
 
 export const User = Type.Object({
@@ -67,3 +67,5 @@ export const ApiKey = Type.Object({
 export const ApiKeyPage = Envelope(ApiKey);
 export const ApiKeyListQuery = ListQuery(apiKeySort);
 export const ApiKeyParams = Type.Object({ id: Id({ description: 'API key id' }) });
+
+withExample(CreateApiKeyBody, { name: 'Zapier' });

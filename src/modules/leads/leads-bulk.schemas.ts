@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Nullable, Uuid } from '../../http/schemas.js';
+import { Nullable, Uuid, withExample } from '../../http/schemas.js';
 import { BulkOperation } from '../bulk-operations/bulk-operations.schemas.js';
 import { FileExport } from '../files/exports.schemas.js';
 import { LEAD_FILTER_KEYS } from './leads.filter.js';
@@ -132,4 +132,16 @@ export const MassActionResult = Type.Object({
       description: 'contact_export_csv: the queued export; poll GET /leads/api/file-exports/{uuid}',
     }),
   ),
+});
+
+withExample(CountLeadsBody, { filter: { list_uuid: '0190f000-0000-7000-8000-000000000001' } });
+withExample(LeadMetricsBody, {
+  period_from: '2026-01-01',
+  period_to: '2026-01-31',
+  metrics: ['leads_count', 'new_leads_count'] as never[],
+});
+withExample(MassActionBody, {
+  type: 'contact_add_tags',
+  payload: { tag_uuids: ['0190f000-0000-7000-8000-000000000002'] },
+  filter: { ids: ['0190f000-0000-7000-8000-000000000001'] },
 });

@@ -1,5 +1,14 @@
 import { type TProperties, Type } from 'typebox';
-import { DateTime, Envelope, INT32_MAX, MAX_ID, Nullable, SearchBody, Uuid } from '../../http/schemas.js';
+import {
+  DateTime,
+  Envelope,
+  INT32_MAX,
+  MAX_ID,
+  Nullable,
+  SearchBody,
+  Uuid,
+  withExample,
+} from '../../http/schemas.js';
 import { EMAIL_STATUSES, LEAD_STATUSES, LINKEDIN_STATUSES } from './lead-fields.js';
 import { LEAD_FILTER_KEYS } from './leads.filter.js';
 import { leadSort } from './leads.query.js';
@@ -269,3 +278,29 @@ export const SearchLeadsBody = SearchBody(leadSort, [
   'leadFilter',
 ]);
 export const LeadPage = Envelope(Lead);
+
+withExample(CreateLeadsBody, {
+  list_uuid: '0190f000-0000-7000-8000-000000000001',
+  leads: [
+    {
+      first_name: 'Jane',
+      last_name: 'Doe',
+      company_name: 'Acme Inc',
+      position: 'CTO',
+      linkedin_id: 'https://www.linkedin.com/in/jane-doe',
+      email: 'jane@acme.example',
+      tags: ['Hot lead'],
+    },
+  ],
+});
+withExample(UpsertLeadBody, {
+  list_uuid: '0190f000-0000-7000-8000-000000000001',
+  lead: { linkedin_id: 'jane-doe', first_name: 'Jane', last_name: 'Doe', position: 'CTO' },
+  update_if_exists: true,
+  move_to_list: false,
+});
+withExample(LookupLeadBody, { email: 'jane@acme.example' });
+withExample(UpdateLeadBody, {
+  position: 'VP Engineering',
+  pipeline_stage_uuid: '0190f000-0000-7000-8000-000000000002',
+});

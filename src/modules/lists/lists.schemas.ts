@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, Envelope, ListQuery, Uuid } from '../../http/schemas.js';
+import { DateTime, Envelope, ListQuery, Uuid, withExample } from '../../http/schemas.js';
 import { listFilterFields, listSort } from './lists.repository.js';
 
 export const List = Type.Object({
@@ -45,3 +45,9 @@ export const ListMetrics = Type.Record(
     description: 'Lead count per list UUID (lists of other teams or unknown UUIDs are left out)',
   },
 );
+
+withExample(CreateListBody, { name: 'Q3 prospects' });
+withExample(DeleteListBody, { move_to_list_uuid: '0190f000-0000-7000-8000-000000000002' });
+withExample(ListMetricsBody, {
+  uuids: ['0190f000-0000-7000-8000-000000000001', '0190f000-0000-7000-8000-000000000002'],
+});

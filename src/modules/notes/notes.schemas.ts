@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, Envelope, ListQuery, Nullable, Uuid } from '../../http/schemas.js';
+import { DateTime, Envelope, ListQuery, Nullable, Uuid, withExample } from '../../http/schemas.js';
 import { NOTE_OBJECTS, noteFilterFields, noteSort } from './notes.repository.js';
 
 const NoteObjectSchema = Type.Enum(NOTE_OBJECTS, {
@@ -34,3 +34,10 @@ export const CreateNoteBody = Type.Object(
 );
 
 export const UpdateNoteBody = Type.Object({ note: text }, { additionalProperties: false });
+
+withExample(CreateNoteBody, {
+  object: 'lead',
+  object_uuid: '0190f000-0000-7000-8000-000000000001',
+  note: 'Met at SaaStr; follow up in May.',
+});
+withExample(UpdateNoteBody, { note: 'Met at SaaStr; follow up in June.' });

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, Envelope, ListQuery, Uuid } from '../../http/schemas.js';
+import { DateTime, Envelope, ListQuery, Uuid, withExample } from '../../http/schemas.js';
 import {
   PIPELINE_CATEGORIES,
   PIPELINE_OBJECTS,
@@ -60,3 +60,6 @@ export const UpdateStageBody = Type.Object(
     description: 'Fields to change; give at least one. The object of a stage cannot change.',
   },
 );
+
+withExample(CreateStageBody, { name: 'Demo booked', object: 'lead', category: 'positive' });
+withExample(UpdateStageBody, { name: 'Meeting booked', order: 3 });

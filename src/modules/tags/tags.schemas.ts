@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, Envelope, ListQuery, Nullable, Uuid } from '../../http/schemas.js';
+import { DateTime, Envelope, ListQuery, Nullable, Uuid, withExample } from '../../http/schemas.js';
 import { tagFilterFields, tagSort } from './tags.repository.js';
 
 const HEX_COLOR = '^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$';
@@ -56,3 +56,10 @@ export const TagMetrics = Type.Record(
   }),
   { description: 'Counts per tag UUID (tags of other teams and unknown UUIDs are left out)' },
 );
+
+withExample(CreateTagBody, { name: 'Hot lead', color: '#ff5733' });
+withExample(UpdateTagBody, { color: '#2e86de' });
+withExample(TagMetricsBody, {
+  uuids: ['0190f000-0000-7000-8000-000000000001'],
+  metrics: ['leads_count', 'companies_count'],
+});

@@ -119,13 +119,16 @@ export const CreateTaskBody = Type.Object(
   },
 );
 
-export const FailTaskBody = Type.Union([
-  Type.Object(
-    { error_msg: Type.Optional(Type.String({ maxLength: 5000, description: 'Why it failed' })) },
-    { additionalProperties: false, examples: [{ error_msg: 'Profile no longer exists' }] },
-  ),
-  Type.Null(),
-]);
+export const FailTaskBody = Type.Union(
+  [
+    Type.Object(
+      { error_msg: Type.Optional(Type.String({ maxLength: 5000, description: 'Why it failed' })) },
+      { additionalProperties: false, examples: [{ error_msg: 'Profile no longer exists' }] },
+    ),
+    Type.Null(),
+  ],
+  { examples: [{ error_msg: 'Profile no longer exists' }] },
+);
 
 const selectionDescription =
   'Which tasks: uuids and/or a filter (the list\u2019s keys, e.g. {"automation": "manual", "status": "in_progress"}); ' +

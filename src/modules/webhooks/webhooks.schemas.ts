@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, Envelope, ListQuery, Nullable, Uuid } from '../../http/schemas.js';
+import { DateTime, Envelope, ListQuery, Nullable, Uuid, withExample } from '../../http/schemas.js';
 import { EVENT_NAMES } from '../events/events.catalog.js';
 import { EventPayload } from '../events/events.schemas.js';
 import { DELIVERY_STATUSES, deliveryFilterFields, deliverySort } from './deliveries.repository.js';
@@ -170,4 +170,20 @@ export const EventCatalog = Type.Object({
       example: EventPayload,
     }),
   ),
+});
+
+withExample(RotateSecretBody, { previous_secret_ttl_seconds: 3600 });
+withExample(CreateWebhookBody, {
+  name: 'Replies to CRM',
+  event: 'contact_replied_email',
+  target_url: 'https://hooks.example.com/leadflow',
+  request_method: 'POST',
+  filters: { list_uuid: '0190f000-0000-7000-8000-000000000001' },
+  status: 'on',
+});
+withExample(UpdateWebhookBody, { status: 'off' });
+withExample(TestWebhookBody, {
+  event: 'contact_replied_email',
+  target_url: 'https://hooks.example.com/leadflow',
+  request_method: 'POST',
 });
