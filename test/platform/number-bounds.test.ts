@@ -33,7 +33,7 @@ beforeAll(async () => {
           schema: {
             body: Type.Object(
               { amount: Type.Number(), ref: Type.String(), when: Type.String() },
-              { additionalProperties: false },
+              { additionalProperties: false, examples: [{ amount: 1, ref: 'x', when: 'x' }] },
             ),
           },
         },
@@ -47,7 +47,14 @@ beforeAll(async () => {
       );
       app.post(
         '/test/api/scale',
-        { schema: { body: Type.Object({ amount: Type.Number() }, { additionalProperties: false }) } },
+        {
+          schema: {
+            body: Type.Object(
+              { amount: Type.Number() },
+              { additionalProperties: false, examples: [{ amount: 1 }] },
+            ),
+          },
+        },
         async (request) => {
           await sql`select ${(request.body as { amount: number }).amount}::integer * 1000`.execute(ctx.db);
           return { ok: true };
