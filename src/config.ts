@@ -82,6 +82,18 @@ export type Config = Readonly<{
     /** Export files and uploaded CSVs are removed this long after they were finished or uploaded. */
     fileDays: number;
   };
+  /** The OpenAI-compatible chat endpoint AI templates use; `baseUrl` unset: no LLM (AI parts fall back). */
+  llm: {
+    baseUrl: string | undefined;
+    apiKey: string | undefined;
+    /** Model of templates whose llm_config names none. */
+    model: string;
+    timeoutMs: number;
+    /** LLM calls in flight at once, per process; more wait their turn. */
+    concurrency: number;
+    /** Retries of a call that failed with a connection error, 408, 409, 429 or 5xx. */
+    maxRetries: number;
+  };
 }>;
 
 type Env = Record<string, string | undefined>;
@@ -128,6 +140,21 @@ class EnvReader {
     if (['0', 'false', 'no', 'off'].includes(raw)) return false;
     this.problems.push(`${name} must be true or false (got "${raw}")`);
     return fallback;
+  }
+
+  /** An optional http(s) URL. */
+  httpUrl(name: string): string | undefined {
+    const raw = this.optional(name);
+    if (raw === undefined) return undefined;
+    let url: URL | undefined;
+    try {
+      url = new URL(raw);
+    } catch {}
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+      this.problems.push(`${name} must be an http or https URL (got "${raw}")`);
+      return undefined;
+    }
+    return raw;
   }
 
   /** A comma-separated list; `problem` says why an entry cannot be read. */
@@ -233,6 +260,14 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     retention: {
       eventDays: read.int('LEADFLOW_EVENT_RETENTION_DAYS', 30, 0, 36_500),
       fileDays: read.int('LEADFLOW_FILE_RETENTION_DAYS', 7, 0, 36_500),
+    },
+    llm: {
+      baseUrl: read.httpUrl('LEADFLOW_LLM_BASE_URL'),
+      apiKey: read.optional('LEADFLOW_LLM_API_KEY'),
+      model: read.string('LEADFLOW_LLM_MODEL', 'gpt-4o-mini'),
+      timeoutMs: read.int('LEADFLOW_LLM_TIMEOUT_MS', 30_000, 100, 600_000),
+      concurrency: read.int('LEADFLOW_LLM_CONCURRENCY', 4, 1, 1000),
+      maxRetries: read.int('LEADFLOW_LLM_MAX_RETRIES', 1, 0, 10),
     },
     ...overrides,
   };

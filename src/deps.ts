@@ -29,6 +29,7 @@ import { purgeDeletedLeadsHandler } from './modules/leads/lead-deletion.js';
 import { leadMassActionRunner } from './modules/leads/leads.mass-actions.js';
 import { createLeadsService } from './modules/leads/leads.service.js';
 import { createListsService } from './modules/lists/lists.service.js';
+import { createLlmClient } from './modules/llm/openai-client.js';
 import { createNotesService, purgeNotesOfDeletedLeads } from './modules/notes/notes.service.js';
 import { seedDefaultPipelineStages } from './modules/pipeline-stages/pipeline-stages.defaults.js';
 import { createPipelineStagesService } from './modules/pipeline-stages/pipeline-stages.service.js';
@@ -97,7 +98,9 @@ export function createServices(deps: ServiceDeps) {
     db: deps.db,
     references: { ai_template: selectExistingAiTemplateUuids },
   });
-  const aiTemplates = createAiTemplatesService({ db: deps.db });
+  // One LLM client per process, so its concurrency limit covers every caller (AI templates, engine).
+  const llm = createLlmClient(deps.config.llm);
+  const aiTemplates = createAiTemplatesService({ db: deps.db, llm });
   const tasks = createTasksService({ db: deps.db, config: deps.config });
   const browsers = createBrowsersService({ db: deps.db, clock: deps.clock });
   return {
@@ -118,6 +121,7 @@ export function createServices(deps: ServiceDeps) {
     aiTemplates,
     tasks,
     browsers,
+    llm,
   };
 }
 

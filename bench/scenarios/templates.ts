@@ -3,6 +3,10 @@
 // conditionals, filters, custom fields). Baselines measured in the same run: plain string replacement of
 // the same variables (what a renderer without Liquid would cost) and a bare `select` of the batch.
 import { sql } from 'kysely';
+import { loadConfig } from '../../src/config.js';
+import { composeMessage } from '../../src/modules/ai-templates/ai-message.js';
+import { startLlmStandIn } from '../../src/modules/llm/llm.stand-in.js';
+import { createLlmClient } from '../../src/modules/llm/openai-client.js';
 import { selectInitialStageUuid } from '../../src/modules/pipeline-stages/pipeline-stages.defaults.js';
 import { renderTemplate } from '../../src/modules/templates/render/render.js';
 import { buildScope } from '../../src/modules/templates/render/scope.js';
@@ -165,6 +169,75 @@ export const templatesScenario: Scenario = {
         pass: percentile(loadMs, 95) < 100,
       },
     ];
+    rows.push(...(await llmRenders(loaded, sender, log)));
     return rows;
   },
 };
+
+const LLM_DELAY_MS = 50;
+const LLM_CONCURRENCY = 8;
+const LLM_RENDERS = 400;
+
+/**
+ * Renders with the AI part against the local stand-in LLM (each answer after LLM_DELAY_MS), many at once
+ * as the engine would: throughput against the ceiling the concurrency limit allows (concurrency / delay),
+ * and the most calls the stand-in saw in flight (must equal the limit).
+ */
+async function llmRenders(
+  loaded: ContactTemplateData[],
+  sender: NonNullable<Parameters<typeof buildScope>[0]['sender']>,
+  log: (line: string) => void,
+): Promise<BenchRow[]> {
+  const standIn = await startLlmStandIn();
+  try {
+    standIn.answer(() => ({ content: 'Hi! Short AI opener.', delayMs: LLM_DELAY_MS }));
+    const llm = createLlmClient(
+      loadConfig({ LEADFLOW_LLM_BASE_URL: standIn.url, LEADFLOW_LLM_CONCURRENCY: String(LLM_CONCURRENCY) })
+        .llm,
+    );
+    const template = {
+      type: 'message' as const,
+      subject: null,
+      body: TEMPLATE,
+      fallback_body: null,
+      prompt: 'Write a two-sentence opener for {{first_name}}, {{position}} at {{company}}.',
+      llm_config: null,
+      enable_validation: false,
+      validation_prompt: null,
+      validation_llm_config: null,
+      enable_fallback: true,
+      settings: null,
+    };
+    const started = performance.now();
+    const answers = await Promise.all(
+      loaded
+        .slice(0, LLM_RENDERS)
+        .map((data, i) => composeMessage(template, buildScope({ ...data, sender }), { llm, seed: `t${i}` })),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const ai = answers.filter((answer) => answer.final_source === 'ai').length;
+    log(`  ${ai}/${answers.length} AI renders, at most ${standIn.maxInFlight} LLM calls in flight`);
+    const ceiling = LLM_CONCURRENCY / (LLM_DELAY_MS / 1000);
+    return [
+      {
+        scenario: 'templates',
+        metric: `renders with the stand-in LLM (${LLM_DELAY_MS} ms answers, concurrency ${LLM_CONCURRENCY})`,
+        value: answers.length / seconds,
+        unit: '/s',
+        baseline: ceiling,
+        goal: '> 80% of the ceiling, all AI',
+        pass: answers.length / seconds > 0.8 * ceiling && ai === answers.length,
+      },
+      {
+        scenario: 'templates',
+        metric: 'most LLM calls in flight',
+        value: standIn.maxInFlight,
+        unit: 'calls',
+        goal: `= ${LLM_CONCURRENCY}`,
+        pass: standIn.maxInFlight === LLM_CONCURRENCY,
+      },
+    ];
+  } finally {
+    await standIn.close();
+  }
+}

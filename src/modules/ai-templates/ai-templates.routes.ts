@@ -7,6 +7,8 @@ import {
   AiTemplatePage,
   AiTemplatesQuery,
   CreateAiTemplateBody,
+  RenderAiTemplateBody,
+  RenderAnswer,
   UpdateAiTemplateBody,
 } from './ai-templates.schemas.js';
 import type { AiTemplatesService } from './ai-templates.service.js';
@@ -50,6 +52,25 @@ export const aiTemplatesRoutes: FastifyPluginAsyncTypebox<{ aiTemplates: AiTempl
     },
     async (request, reply) =>
       reply.code(201).send(await aiTemplates.createAiTemplate(authOf(request), request.body)),
+  );
+
+  app.post(
+    '/flows/api/ai-templates/render',
+    {
+      schema: {
+        tags,
+        operationId: 'renderAiTemplate',
+        summary: 'Render an AI template for a contact',
+        description:
+          'Fills the template with the contact\u2019s, its company\u2019s, custom field and sender variables ' +
+          '(Liquid and spintax). With a prompt and a configured LLM (LEADFLOW_LLM_*), the rendered prompt ' +
+          'goes to the LLM, its answer is checked (enable_validation) and, when it fails, the fallback is ' +
+          'used (enable_fallback; always without an LLM). lead_uuid and sender_profile_uuid must be yours.',
+        body: RenderAiTemplateBody,
+        response: { 200: RenderAnswer },
+      },
+    },
+    async (request) => aiTemplates.renderAiTemplate(authOf(request), request.body),
   );
 
   app.get(

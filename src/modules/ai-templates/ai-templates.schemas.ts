@@ -154,3 +154,78 @@ export const UpdateAiTemplateBody = Type.Object(
     ],
   },
 );
+
+export const RenderAiTemplateBody = Type.Object(
+  {
+    uuid: Type.Optional(Uuid('A saved template; without it, the inline fields are the template')),
+    lead_uuid: Uuid('The contact whose variables fill the template'),
+    sender_profile_uuid: Uuid('The sender whose variables fill the template'),
+    seed: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'Fixes the spintax picks: the same seed renders the same text (default: random picks)',
+      }),
+    ),
+    type: Type.Optional(TypeField),
+    subject: optionalFields.subject,
+    body: optionalFields.body,
+    fallback_body: optionalFields.fallback_body,
+    prompt: optionalFields.prompt,
+    llm_uuid: optionalFields.llm_uuid,
+    llm_config: optionalFields.llm_config,
+    enable_validation: optionalFields.enable_validation,
+    validation_prompt: optionalFields.validation_prompt,
+    validation_llm_uuid: optionalFields.validation_llm_uuid,
+    validation_llm_config: optionalFields.validation_llm_config,
+    enable_fallback: optionalFields.enable_fallback,
+    settings: optionalFields.settings,
+  },
+  {
+    additionalProperties: false,
+    description:
+      'A saved template (uuid) or an inline one (body and/or prompt; type defaults to message). Inline ' +
+      'fields sent with a uuid override the saved ones, to preview an edit.',
+    examples: [
+      {
+        lead_uuid: '0190f000-0000-7000-8000-000000000001',
+        sender_profile_uuid: '0190f000-0000-7000-8000-000000000002',
+        body: '{Hi|Hello} {{first_name | default: "there"}}, congrats on the new role at {{company}}!',
+      },
+    ],
+  },
+);
+
+const ValidationStepSchema = Type.Object({
+  attempt: Type.Integer({ description: 'Generation attempt (1 or 2)' }),
+  ai_generated_body: Type.String({ description: 'What the LLM wrote' }),
+  valid: Type.Boolean({ description: 'Whether it passed' }),
+  reason: Nullable(Type.String({ description: 'Why it was refused' })),
+  checked_by: Type.Enum(['rules', 'llm'], {
+    description: 'rules: length and placeholder checks; llm: the validation prompt',
+  }),
+});
+
+export const RenderAnswer = Type.Object({
+  llm_instructions: Nullable(Type.String({ description: 'The rendered prompt sent to the LLM' })),
+  rendered_body: Nullable(Type.String({ description: 'The rendered body' })),
+  ai_generated_body: Nullable(Type.String({ description: 'What the LLM wrote (last attempt)' })),
+  fallback_body: Nullable(
+    Type.String({
+      description: 'The rendered fallback_body (else body): what is sent when the AI part fails',
+    }),
+  ),
+  handling_error: Nullable(
+    Type.String({ description: 'Why the AI part produced no message, if it did not' }),
+  ),
+  validation_history: Type.Array(ValidationStepSchema, { description: 'Checks of each AI answer' }),
+  rendered_subject: Nullable(Type.String({ description: 'The rendered subject (e-mail)' })),
+  final_body: Nullable(Type.String({ description: 'The text that would be sent (null: nothing would be)' })),
+  final_source: Nullable(
+    Type.Enum(['template', 'ai', 'fallback'], { description: 'Where final_body comes from' }),
+  ),
+  missing_variables: Type.Array(Type.String(), {
+    description: 'Variables that printed blank (an automation applies fallback_send to them)',
+  }),
+  unknown_variables: Type.Array(Type.String(), { description: 'Names that are not variables (typos?)' }),
+});

@@ -4,13 +4,23 @@ import type { Database } from '../../db/database.js';
 import { AppError, invalidField, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { envelope, type PageParams, resolvePage } from '../../lib/pagination.js';
+import type { LlmClient } from '../llm/llm-client.js';
 import { checkTemplate } from '../templates/render/render.js';
+import { buildScope } from '../templates/render/scope.js';
+import { loadContactTemplateData, loadSenderTemplateData } from '../templates/template-data.repository.js';
+import { type AiTemplateFields, composeMessage } from './ai-message.js';
 import * as repo from './ai-templates.repository.js';
-import type { AiTemplate, CreateAiTemplateBody, UpdateAiTemplateBody } from './ai-templates.schemas.js';
+import type {
+  AiTemplate,
+  CreateAiTemplateBody,
+  RenderAiTemplateBody,
+  UpdateAiTemplateBody,
+} from './ai-templates.schemas.js';
 import type { AiTemplatesTable } from './ai-templates.tables.js';
 
 type CreateInput = Static<typeof CreateAiTemplateBody>;
 type UpdateInput = Static<typeof UpdateAiTemplateBody>;
+type RenderInput = Static<typeof RenderAiTemplateBody>;
 export type WireAiTemplate = Static<typeof AiTemplate>;
 
 /** The fields holding template text: each is parsed on save, so a broken template never gets stored. */
@@ -72,8 +82,29 @@ function columnsOf(input: UpdateInput): Updateable<AiTemplatesTable> {
   return columns;
 }
 
-export function createAiTemplatesService(deps: { db: Database }) {
-  const { db } = deps;
+/** The saved template's fields, with the inline ones of a render request over them. */
+function templateFields(saved: repo.AiTemplateRow | undefined, input: RenderInput): AiTemplateFields {
+  const pick = <K extends keyof AiTemplateFields & keyof RenderInput>(
+    key: K,
+    fallback: AiTemplateFields[K],
+  ) => (Object.hasOwn(input, key) ? (input[key] ?? null) : (saved?.[key] ?? fallback)) as AiTemplateFields[K];
+  return {
+    type: input.type ?? saved?.type ?? 'message',
+    subject: pick('subject', null),
+    body: pick('body', null),
+    fallback_body: pick('fallback_body', null),
+    prompt: pick('prompt', null),
+    llm_config: pick('llm_config', null),
+    enable_validation: input.enable_validation ?? saved?.enable_validation ?? false,
+    validation_prompt: pick('validation_prompt', null),
+    validation_llm_config: pick('validation_llm_config', null),
+    enable_fallback: input.enable_fallback ?? saved?.enable_fallback ?? false,
+    settings: pick('settings', null),
+  };
+}
+
+export function createAiTemplatesService(deps: { db: Database; llm: LlmClient }) {
+  const { db, llm } = deps;
 
   async function requireTemplate(reader: repo.Reader, uuid: string) {
     const row = await repo.selectAiTemplate(db, reader, uuid);
@@ -121,6 +152,37 @@ export function createAiTemplatesService(deps: { db: Database }) {
 
     async deleteAiTemplate(reader: repo.Reader, uuid: string) {
       if (!(await repo.deleteAiTemplate(db, reader, uuid))) throw notFound('AI template');
+    },
+
+    /** Renders a saved or inline template for one contact and sender (and runs its AI part). */
+    async renderAiTemplate(reader: repo.Reader, input: RenderInput) {
+      assertTemplatesParse(input);
+      const saved = input.uuid ? await requireTemplate(reader, input.uuid) : undefined;
+      const fields = templateFields(saved, input);
+      if (!saved && fields.body === null && fields.prompt === null) {
+        throw new AppError('validation_error', 'Give a template uuid, or an inline body or prompt.', {
+          uuid: ['required when neither body nor prompt is given'],
+        });
+      }
+      const [contacts, senders] = await Promise.all([
+        loadContactTemplateData(db, reader.teamId, [input.lead_uuid]),
+        loadSenderTemplateData(db, reader.teamId, [input.sender_profile_uuid]),
+      ]);
+      const contact = contacts.get(input.lead_uuid);
+      if (!contact) {
+        throw invalidField('lead_uuid', `lead_uuid: no contact of yours has the UUID ${input.lead_uuid}.`);
+      }
+      const sender = senders.get(input.sender_profile_uuid);
+      if (!sender) {
+        throw invalidField(
+          'sender_profile_uuid',
+          `sender_profile_uuid: no sender profile of yours has the UUID ${input.sender_profile_uuid}.`,
+        );
+      }
+      return composeMessage(fields, buildScope({ ...contact, sender }), {
+        llm,
+        ...(input.seed === undefined ? {} : { seed: input.seed }),
+      });
     },
   };
 }
