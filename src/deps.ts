@@ -22,6 +22,7 @@ import { createSandboxDriver } from './modules/engine/sandbox/sandbox-driver.js'
 import { templateRenderer } from './modules/engine/template-renderer.js';
 import { pruneEventsHandler } from './modules/events/events.retention.js';
 import { createFilesService } from './modules/files/files.service.js';
+import { endEnrollmentsOfDeletedLeads } from './modules/flows/enrollments/enrollment-ends.js';
 import { createFlowsModule } from './modules/flows/flows.module.js';
 import { createAuthCache } from './modules/identity/auth-cache.js';
 import { createIdentityService } from './modules/identity/identity.service.js';
@@ -132,7 +133,10 @@ export function createJobCatalog(services: Services, deps: ServiceDeps): JobHand
     ...services.webhooks.jobs,
     ...services.files.jobs,
     pruneEventsHandler({ db: deps.db, clock: deps.clock, retentionDays: deps.config.retention.eventDays }),
-    purgeDeletedLeadsHandler({ db: deps.db, steps: [purgeNotesOfDeletedLeads, cancelManualTasksOfLeads] }),
+    purgeDeletedLeadsHandler({
+      db: deps.db,
+      steps: [purgeNotesOfDeletedLeads, cancelManualTasksOfLeads, endEnrollmentsOfDeletedLeads],
+    }),
     ...tagJobHandlers({ db: deps.db }),
     ...customFieldJobHandlers({ db: deps.db }),
     runBulkOperationHandler({

@@ -20,6 +20,7 @@ import type { EventsTable } from '../modules/events/events.tables.js';
 import type { FileExportsTable, FileImportsTable } from '../modules/files/files.tables.js';
 import type {
   FlowConversionDeltasTable,
+  FlowFilterSourcesTable,
   FlowLeadCountDeltasTable,
   FlowLeadsTable,
   FlowsTable,
@@ -61,6 +62,7 @@ export interface DB extends IdentityTables, JobsTables {
   flow_leads: FlowLeadsTable;
   flow_lead_count_deltas: FlowLeadCountDeltasTable;
   flow_conversion_deltas: FlowConversionDeltasTable;
+  flow_filter_sources: FlowFilterSourcesTable;
   tasks: TasksTable;
   task_count_deltas: TaskCountDeltasTable;
   linkedin_browsers: LinkedinBrowsersTable;

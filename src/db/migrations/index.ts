@@ -14,6 +14,7 @@ import * as webhookSecretRotation from './0410_webhook_secret_rotation.js';
 import * as authChangeNotify from './0420_auth_change_notify.js';
 import * as importUndeduplicatedCount from './0430_import_undeduplicated_count.js';
 import * as automation from './0500_automation.js';
+import * as flowFilterSources from './0510_flow_filter_sources.js';
 import * as engine from './0600_engine.js';
 import * as aiTemplates from './0700_ai_templates.js';
 
@@ -31,6 +32,7 @@ export const migrations: Record<string, Migration> = {
   '0420_auth_change_notify': authChangeNotify,
   '0430_import_undeduplicated_count': importUndeduplicatedCount,
   '0500_automation': automation,
+  '0510_flow_filter_sources': flowFilterSources,
   '0600_engine': engine,
   '0700_ai_templates': aiTemplates,
 };

@@ -1,6 +1,7 @@
 // The one place that decides whether a contact or company is blacklisted. Contacts and companies carry
 // an `is_blacklisted` flag kept in step here, so lists, filters, mass actions, imports, enrichment and
-// automations all read the same answer (and skip with a plain indexed `not is_blacklisted`).
+// automations all read the same answer (and skip with a plain indexed `not is_blacklisted`). A contact
+// that becomes blacklisted here also leaves every flow it is in (canceled, reason blacklisted).
 //
 // An entry matches a record when every field the entry sets matches (case-insensitively; LinkedIn
 // handles and domains are normalised on both sides before they are stored).
@@ -13,6 +14,7 @@
 //   a conjunction of equalities on the record's indexed identifier columns.
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
+import { endEnrollments } from '../engine/enrollment-signals.js';
 
 /** SQL: does any blacklist entry of the record's team match the contact aliased `alias`? */
 export function leadBlacklistedSql(alias: string): RawBuilder<SqlBool> {
@@ -59,12 +61,29 @@ export async function refreshLeadBlacklistFlags(
   scope: RecordScope,
 ): Promise<number> {
   if ('uuids' in scope && scope.uuids.length === 0) return 0;
-  const result = await sql`
-    update leads l set is_blacklisted = ${leadBlacklistedSql('l')}
-    where l.team_id = ${teamId} and ${scopeSql(scope)}
-      and l.is_blacklisted is distinct from ${leadBlacklistedSql('l')}
+  const { rows } = await sql<{ changed: number; flagged: string[] | null }>`
+    with changed as (
+      update leads l set is_blacklisted = ${leadBlacklistedSql('l')}
+      where l.team_id = ${teamId} and ${scopeSql(scope)}
+        and l.is_blacklisted is distinct from ${leadBlacklistedSql('l')}
+      returning l.uuid, l.is_blacklisted
+    )
+    select count(*)::int as changed, array_agg(uuid) filter (where is_blacklisted) as flagged from changed
   `.execute(db);
-  return Number(result.numAffectedRows ?? 0);
+  await endEnrollmentsOfBlacklisted(db, teamId, rows[0]?.flagged ?? []);
+  return rows[0]?.changed ?? 0;
+}
+
+/** Blacklisted contacts leave every flow they are in (their pending tasks are canceled). */
+async function endEnrollmentsOfBlacklisted(db: Executor, teamId: number, leadUuids: string[]) {
+  if (leadUuids.length === 0) return;
+  await endEnrollments(
+    db,
+    teamId,
+    { where: sql<SqlBool>`fl.lead_uuid = any(${leadUuids}::uuid[])` },
+    'canceled',
+    'blacklisted',
+  );
 }
 
 export async function refreshCompanyBlacklistFlags(
@@ -132,11 +151,17 @@ export async function flagLeadsMatchingEntry(
   teamId: number,
   entry: LeadBlacklistValues,
 ): Promise<number> {
-  const result = await sql`
+  const { rows } = await sql<{ uuid: string }>`
     update leads l set is_blacklisted = true, updated_at = now()
     where l.team_id = ${teamId} and not l.is_blacklisted and ${leadMatchesEntrySql('l', entry)}
+    returning l.uuid
   `.execute(db);
-  return Number(result.numAffectedRows ?? 0);
+  await endEnrollmentsOfBlacklisted(
+    db,
+    teamId,
+    rows.map((row) => row.uuid),
+  );
+  return rows.length;
 }
 
 export async function flagCompaniesMatchingEntry(

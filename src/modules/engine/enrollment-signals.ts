@@ -35,9 +35,11 @@ export async function endEnrollments(
       returning fl.uuid
     ),
     canceled as (
+      -- The ended uuids as one array: their tasks are found on the enrollment index however many tasks
+      -- the team has (a join against the CTE is planned from a guess of one row).
       update tasks t set status = 'canceled', error_msg = coalesce(t.error_msg, ${reason}), updated_at = ${now}
-      from ended e
-      where t.team_id = ${teamId} and t.flow_lead_uuid = e.uuid and t.status = 'in_progress'
+      where t.team_id = ${teamId} and t.flow_lead_uuid = any(array(select uuid from ended))
+        and t.status = 'in_progress'
       returning 1
     )
     select (select count(*) from ended)::int as ended, (select count(*) from canceled)::int as canceled

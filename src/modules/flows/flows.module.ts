@@ -2,6 +2,8 @@
 // one route plugin that registers all of theirs.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.js';
+import { enrollmentsRoutes } from './enrollments/enrollments.routes.js';
+import { createEnrollmentsService } from './enrollments/enrollments.service.js';
 import { flowsRoutes } from './flows.routes.js';
 import { createFlowsService } from './flows.service.js';
 import { defaultReferenceCheckers, type ReferenceCheckers } from './versions/references.js';
@@ -20,6 +22,7 @@ export function createFlowsModule(deps: {
     flows: createFlowsService({ db: deps.db }),
     workspaces: createFlowWorkspacesService({ db: deps.db }),
     versions: createFlowVersionsService({ db: deps.db, references }),
+    enrollments: createEnrollmentsService({ db: deps.db }),
   };
 }
 
@@ -32,4 +35,5 @@ export const flowsModuleRoutes: FastifyPluginAsyncTypebox<{ flows: FlowsModule }
   await app.register(flowsRoutes, { flows: flows.flows });
   await app.register(flowWorkspacesRoutes, { workspaces: flows.workspaces });
   await app.register(flowVersionsRoutes, { versions: flows.versions });
+  await app.register(enrollmentsRoutes, { enrollments: flows.enrollments });
 };

@@ -91,3 +91,14 @@ export interface FlowConversionDeltasTable {
   delta: number;
   occurred_at: CreatedAt;
 }
+
+/** A self-filling contact source of an active version and where its background fill stands. */
+export interface FlowFilterSourcesTable {
+  team_id: number;
+  flow_uuid: string;
+  contact_source_id: number;
+  flow_version_uuid: string;
+  scan_after: string | null;
+  changed_since: Defaulted<Date>;
+  updated_at: UpdatedAt;
+}

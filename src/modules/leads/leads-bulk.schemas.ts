@@ -99,8 +99,8 @@ export const MassActionBody = Type.Object(
     type: Type.String({
       description:
         `Action: ${MASS_ACTION_TYPES.join(', ')}, contact_export_csv (queues a CSV export of the selection and ` +
-        `answers it as "export"). ${LATER_MASS_ACTION_TYPES.join(', ')} answer 422 until ` +
-        'their features (automations, exports, inbox) are released.',
+        `answers it as "export"). ${LATER_MASS_ACTION_TYPES.join(', ')} answers 422 until ` +
+        'its feature (the inbox) is released.',
     }),
     payload: Type.Optional(
       Nullable(
@@ -108,7 +108,9 @@ export const MassActionBody = Type.Object(
           description:
             'contact_add_tags / contact_remove_tags / contact_replace_tags: {tag_uuid} or {tag_uuids}; ' +
             'contact_change_list: {list_uuid}; contact_change_pipeline_stage: {pipeline_stage_uuid}; ' +
-            'contact_change_custom_field: {custom_field_uuid, value} (null clears); contact_delete: none',
+            'contact_change_custom_field: {custom_field_uuid, value} (null clears); contact_delete: none; ' +
+            'contact_add_to_flow: {flow_uuid, contact_source_id?} (default 1; affected = contacts enrolled); ' +
+            'contact_cancel_from_flows: {flow_uuids?} (null or absent: every flow; affected = enrollments ended)',
         }),
       ),
     ),

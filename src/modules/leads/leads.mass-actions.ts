@@ -10,6 +10,7 @@ import { isUuid } from '../../lib/ids.js';
 import { applyInBatches, type BulkOperationRunner } from '../bulk-operations/bulk-operations.jobs.js';
 import { coerceCustomFieldValue } from '../custom-fields/custom-field-values.js';
 import { selectCustomFieldDefinitions } from '../custom-fields/custom-fields.repository.js';
+import { prepareAddToFlow, prepareCancelFromFlows } from '../flows/enrollments/enrollments.mass-actions.js';
 import { selectExistingTagUuids } from '../tags/tags.repository.js';
 import { deleteLeadsWhere } from './lead-deletion.js';
 import { loadLeadFilterSpec } from './leads.filter.js';
@@ -25,13 +26,11 @@ export const MASS_ACTION_TYPES = [
   'contact_change_pipeline_stage',
   'contact_change_custom_field',
   'contact_delete',
-] as const;
-/** Types of the hosted service whose subject (automations, exports, inbox) arrives in later releases. */
-export const LATER_MASS_ACTION_TYPES = [
   'contact_add_to_flow',
   'contact_cancel_from_flows',
-  'contact_mark_read',
 ] as const;
+/** Types of the hosted service whose subject (the inbox) arrives in a later release. */
+export const LATER_MASS_ACTION_TYPES = ['contact_mark_read'] as const;
 
 export type MassActionType = (typeof MASS_ACTION_TYPES)[number];
 
@@ -188,6 +187,10 @@ export async function prepareMassAction(
     }
     case 'contact_delete':
       return { type, payload: {}, apply: (trx, team, where) => deleteLeadsWhere(trx, team, where) };
+    case 'contact_add_to_flow':
+      return prepareAddToFlow(db, teamId, payload);
+    case 'contact_cancel_from_flows':
+      return prepareCancelFromFlows(db, teamId, payload);
     default: {
       if ((LATER_MASS_ACTION_TYPES as readonly string[]).includes(type)) {
         throw invalidField(

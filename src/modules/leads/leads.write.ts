@@ -142,12 +142,20 @@ async function lockNameKey(trx: Executor, teamId: number, keys: MatchKeys) {
   await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
 }
 
+export type UpsertOptions = {
+  /** A matched contact is left as it is (the answer says `skipped`). */
+  skipIfExists?: boolean;
+  /** More work on the written contact inside the upsert's transaction (a throw undoes the upsert). */
+  afterWrite?: (trx: Executor, row: LeadRow) => Promise<void>;
+};
+
 export async function upsertLead(
   db: Database,
   actor: Actor,
   definitions: CustomFieldDefinition[],
   body: UpsertBody,
-): Promise<{ row: LeadRow; status: UpsertStatus }> {
+  options: UpsertOptions = {},
+): Promise<{ row: LeadRow; status: UpsertStatus; skipped?: true }> {
   const lead = normalizeLeadInput(body.lead, 'lead', { defaultName: true });
   requireIdentifiable(lead.columns, 'lead');
   const keys = matchKeysOf(lead.columns);
@@ -180,12 +188,17 @@ export async function upsertLead(
         if (!match) {
           const [row] = await prepareInserts(trx, actor.teamId, [lead], [customFields], ['lead.']);
           const created = (await insertAndLink(trx, actor, body.list_uuid, [row!])).get(row!.uuid);
-          if (created) return { row: created, status: 'created' as const };
+          if (created) {
+            await options.afterWrite?.(trx, created);
+            return { row: created, status: 'created' as const };
+          }
           // A concurrent upsert created the same person first: continue with that contact.
           match = (await matchLeads(trx, actor.teamId, [{ ord: 0, ...keys }])).get(0);
           if (!match) throw new AppError('conflict', 'The contact changed concurrently; retry the upsert.');
         }
         const existing = (await lockLead(trx, actor.teamId, match.uuid))!;
+        if (options.skipIfExists)
+          return { row: existing, status: 'unchanged' as const, skipped: true as const };
         const changes: Record<string, unknown> = {};
         if (updateIfExists) {
           Object.assign(changes, diffColumns(existing, lead.columns, { skipNull: true }));
@@ -205,6 +218,7 @@ export async function upsertLead(
           changes,
           updateIfExists ? lead.domain : undefined,
         );
+        await options.afterWrite?.(trx, updated ?? existing);
         return updated
           ? { row: updated, status: 'updated' as const }
           : { row: existing, status: 'unchanged' as const };

@@ -1,0 +1,199 @@
+// Enrollments through the API: list, enrol one contact (existing or new), cancel, and delete a contact's
+// enrollment history. Every end goes through endEnrollments (model rule 3), every entry through
+// enrolContacts (rule 1).
+import { type SqlBool, sql } from 'kysely';
+import type { Database } from '../../../db/database.js';
+import { AppError, conflict, invalidField, notFound } from '../../../lib/errors.js';
+import { envelope, resolvePage } from '../../../lib/pagination.js';
+import { selectCustomFieldDefinitions } from '../../custom-fields/custom-fields.repository.js';
+import { endEnrollments } from '../../engine/enrollment-signals.js';
+import { type Actor, upsertLead } from '../../leads/leads.write.js';
+import { contactsWhere, enrolContacts, enrolmentTarget } from './enrol.js';
+import * as repo from './enrollments.repository.js';
+import type { AddNewLeadBody, ListEnrollmentsBody } from './enrollments.schemas.js';
+
+const asList = <T>(value: T | T[] | undefined): T[] | undefined =>
+  value === undefined ? undefined : Array.isArray(value) ? value : [value];
+
+/** `"1"` and `1` both name contact source 1 (n8n sends the id as text). */
+export function contactSourceIdOf(value: number | string | undefined): number {
+  return value === undefined ? 1 : Number(value);
+}
+
+export function createEnrollmentsService(deps: { db: Database }) {
+  const { db } = deps;
+
+  async function requireLead(teamId: number, leadUuid: string) {
+    const lead = await repo.selectLeadState(db, teamId, leadUuid);
+    if (!lead) throw notFound('Contact');
+    return lead;
+  }
+
+  /** Enrols one contact in the transaction; 409 when it is (or was) in the flow already. */
+  async function enrolOne(
+    trx: Parameters<typeof enrolmentTarget>[0],
+    teamId: number,
+    flowUuid: string,
+    leadUuid: string,
+    contactSourceId: number,
+    sourceField: string,
+  ) {
+    const target = await enrolmentTarget(trx, teamId, flowUuid, contactSourceId, { source: sourceField });
+    const { enrolled } = await enrolContacts(
+      trx,
+      teamId,
+      target,
+      'user',
+      contactsWhere(teamId, sql<SqlBool>`l.uuid = ${leadUuid}`),
+    );
+    if (enrolled === 1) return;
+    const existing = await repo.selectEnrollmentOf(trx, teamId, flowUuid, leadUuid);
+    if (existing) {
+      throw conflict(
+        `This contact is already enrolled in the flow (enrollment ${existing.uuid}, status ${existing.status}); a contact enters a flow once.`,
+        { enrollment_uuid: existing.uuid },
+      );
+    }
+    throw new AppError(
+      'validation_error',
+      'This contact is blacklisted; blacklisted contacts are never enrolled.',
+      {
+        lead_uuid: ['the contact is blacklisted'],
+      },
+    );
+  }
+
+  return {
+    async listEnrollments(teamId: number, body: ListEnrollmentsBody) {
+      const page = resolvePage(body, repo.enrollmentSort);
+      const filter: repo.EnrollmentFilter = {
+        flows: asList(body.filter?.flow_uuid)?.map((uuid) => uuid.toLowerCase()),
+        leads: asList(body.filter?.lead_uuid)?.map((uuid) => uuid.toLowerCase()),
+        statuses: asList(body.filter?.status),
+      };
+      const [rows, total] = await Promise.all([
+        repo.selectEnrollmentPage(db, teamId, filter, page),
+        repo.countEnrollments(db, teamId, filter),
+      ]);
+      return envelope(rows, total, page);
+    },
+
+    /** Enrols an existing contact from the start of a contact source (draft and off flows too). */
+    async enrol(teamId: number, flowUuid: string, leadUuid: string, contactSourceId: number) {
+      const lead = await requireLead(teamId, leadUuid);
+      if (lead.is_blacklisted) {
+        throw new AppError(
+          'validation_error',
+          'This contact is blacklisted; blacklisted contacts are never enrolled.',
+          {
+            lead_uuid: ['the contact is blacklisted'],
+          },
+        );
+      }
+      await db
+        .transaction()
+        .execute((trx) => enrolOne(trx, teamId, flowUuid, leadUuid, contactSourceId, 'contact_source_id'));
+    },
+
+    /**
+     * Creates (or finds, deduplicated like upsert) a contact and enrols it, in one transaction. Answers
+     * `skipped` when skip_if_lead_exists and the contact existed.
+     */
+    async addNewLead(actor: Actor, flowUuid: string, body: AddNewLeadBody): Promise<{ skipped: boolean }> {
+      const sourceId = contactSourceIdOf(body.flow_segment_id);
+      // The flow is checked first, so a bad flow or source creates no contact.
+      await db
+        .transaction()
+        .execute((trx) =>
+          enrolmentTarget(trx, actor.teamId, flowUuid, sourceId, { source: 'flow_segment_id' }),
+        );
+      const definitions = await selectCustomFieldDefinitions(db, actor.teamId, 'lead');
+      const result = await upsertLead(
+        db,
+        actor,
+        definitions,
+        {
+          lead: body.lead,
+          ...(body.custom_fields ? { custom_fields: body.custom_fields } : {}),
+          list_uuid: body.list_uuid,
+          update_if_exists: body.update_lead_if_exists ?? true,
+          move_to_list: body.move_to_list ?? false,
+        },
+        {
+          skipIfExists: body.skip_if_lead_exists ?? false,
+          afterWrite: async (trx, row) => {
+            if (row.is_blacklisted) {
+              throw new AppError(
+                'validation_error',
+                'The contact is blacklisted; blacklisted contacts are never enrolled.',
+                { lead: ['the contact is blacklisted'] },
+              );
+            }
+            await enrolOne(trx, actor.teamId, flowUuid, row.uuid, sourceId, 'flow_segment_id');
+          },
+        },
+      );
+      return { skipped: result.skipped === true };
+    },
+
+    /** Ends the contact's live enrollments in the named flows (canceled, reason canceled). */
+    async cancel(teamId: number, leadUuid: string, flowUuids: string[]) {
+      await requireLead(teamId, leadUuid);
+      const wanted = flowUuids.map((uuid) => uuid.toLowerCase());
+      const { rows } = await sql<{ uuid: string }>`
+        select uuid from flows where team_id = ${teamId} and uuid = any(${wanted}::uuid[])
+      `.execute(db);
+      const found = new Set(rows.map((row) => row.uuid));
+      const missing = wanted.findIndex((uuid) => !found.has(uuid));
+      if (missing >= 0) {
+        throw invalidField(
+          `flow_uuids.${missing}`,
+          `flow_uuids.${missing}: no flow of yours has the UUID ${flowUuids[missing]}.`,
+        );
+      }
+      await db
+        .transaction()
+        .execute((trx) =>
+          endEnrollments(
+            trx,
+            teamId,
+            { where: sql<SqlBool>`fl.lead_uuid = ${leadUuid} and fl.flow_uuid = any(${wanted}::uuid[])` },
+            'canceled',
+            'canceled',
+          ),
+        );
+    },
+
+    async cancelAll(teamId: number, leadUuid: string) {
+      await requireLead(teamId, leadUuid);
+      await db
+        .transaction()
+        .execute((trx) =>
+          endEnrollments(
+            trx,
+            teamId,
+            { where: sql<SqlBool>`fl.lead_uuid = ${leadUuid}` },
+            'canceled',
+            'canceled',
+          ),
+        );
+    },
+
+    /** Removes the contact's whole enrollment history (live ones end first, canceling their tasks). */
+    async deleteHistory(teamId: number, leadUuid: string) {
+      await requireLead(teamId, leadUuid);
+      await db.transaction().execute(async (trx) => {
+        await endEnrollments(
+          trx,
+          teamId,
+          { where: sql<SqlBool>`fl.lead_uuid = ${leadUuid}` },
+          'canceled',
+          'history_deleted',
+        );
+        await repo.deleteEnrollmentsOfLead(trx, teamId, leadUuid);
+      });
+    },
+  };
+}
+
+export type EnrollmentsService = ReturnType<typeof createEnrollmentsService>;
