@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { DateTime, Envelope, Int32, Nullable, Uuid } from '../../../http/schemas.js';
+import { DateTime, Envelope, Int32, Nullable, Uuid, withExample } from '../../../http/schemas.js';
 import { MAX_LIMIT } from '../../../lib/pagination.js';
 import { LeadInput } from '../../leads/leads.schemas.js';
 
@@ -107,11 +107,11 @@ const contactSourceId = Type.Union(
   { description: 'Contact source to enter through (default 1)' },
 );
 
-export const EnrolBody = Nullable(
-  Type.Object(
-    { contact_source_id: Type.Optional(contactSourceId) },
-    { additionalProperties: false, examples: [{ contact_source_id: 1 }] },
+export const EnrolBody = withExample(
+  Nullable(
+    Type.Object({ contact_source_id: Type.Optional(contactSourceId) }, { additionalProperties: false }),
   ),
+  { contact_source_id: 1 },
 );
 
 export const EnrolParams = Type.Object({ flowUuid: Uuid('Flow UUID'), leadUuid: Uuid('Contact UUID') });
