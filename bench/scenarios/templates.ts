@@ -208,25 +208,50 @@ async function llmRenders(
       enable_fallback: true,
       settings: null,
     };
-    const started = performance.now();
-    const answers = await Promise.all(
-      loaded
-        .slice(0, LLM_RENDERS)
-        .map((data, i) => composeMessage(template, buildScope({ ...data, sender }), { llm, seed: `t${i}` })),
-    );
-    const seconds = (performance.now() - started) / 1000;
+    // Warm-up: the HTTP connections to the endpoint are opened once per process, not per render.
+    await Promise.all(Array.from({ length: LLM_CONCURRENCY * 2 }, () => llm.complete({ messages: [] })));
+    standIn.reset();
+    standIn.answer(() => ({ content: 'Hi! Short AI opener.', delayMs: LLM_DELAY_MS }));
+    // Baseline in the same run: bare client calls, same count, delay and limit (no templates). Three rounds
+    // of each, interleaved, medians compared: the machine is shared and single rounds are noisy.
+    const bareRates: number[] = [];
+    const rates: number[] = [];
+    let answers: Awaited<ReturnType<typeof composeMessage>>[] = [];
+    standIn.reset();
+    standIn.answer(() => ({ content: 'Hi! Short AI opener.', delayMs: LLM_DELAY_MS }));
+    for (let round = 0; round < 3; round++) {
+      let started = performance.now();
+      await Promise.all(
+        Array.from({ length: LLM_RENDERS }, () =>
+          llm.complete({ messages: [{ role: 'user', content: 'hi' }] }),
+        ),
+      );
+      bareRates.push(LLM_RENDERS / ((performance.now() - started) / 1000));
+      started = performance.now();
+      answers = await Promise.all(
+        loaded
+          .slice(0, LLM_RENDERS)
+          .map((data, i) =>
+            composeMessage(template, buildScope({ ...data, sender }), { llm, seed: `t${i}` }),
+          ),
+      );
+      rates.push(LLM_RENDERS / ((performance.now() - started) / 1000));
+    }
+    const bareRate = median(bareRates);
     const ai = answers.filter((answer) => answer.final_source === 'ai').length;
     log(`  ${ai}/${answers.length} AI renders, at most ${standIn.maxInFlight} LLM calls in flight`);
     const ceiling = LLM_CONCURRENCY / (LLM_DELAY_MS / 1000);
+    const rate = median(rates);
+    log(`  ceiling of the limit: ${ceiling}/s; bare client calls: ${bareRate.toFixed(0)}/s`);
     return [
       {
         scenario: 'templates',
-        metric: `renders with the stand-in LLM (${LLM_DELAY_MS} ms answers, concurrency ${LLM_CONCURRENCY})`,
-        value: answers.length / seconds,
+        metric: `AI renders, stand-in LLM (${LLM_DELAY_MS} ms, limit ${LLM_CONCURRENCY}; baseline: bare calls)`,
+        value: rate,
         unit: '/s',
-        baseline: ceiling,
-        goal: '> 80% of the ceiling, all AI',
-        pass: answers.length / seconds > 0.8 * ceiling && ai === answers.length,
+        baseline: bareRate,
+        goal: '> 90% of bare calls, all AI',
+        pass: rate > 0.9 * bareRate && ai === answers.length,
       },
       {
         scenario: 'templates',
