@@ -1,8 +1,9 @@
 // A test context with an automation engine on a manual clock: `run` ticks the engine and moves the
 // clock forward whenever a round finds nothing to do, until a condition holds.
+
+import { pino } from 'pino';
 import { createAutomationEngine, type EngineOptions } from '../src/deps.js';
 import { type ManualClock, manualClock } from '../src/lib/clock.js';
-import { createLogger } from '../src/lib/logger.js';
 import type { Engine } from '../src/modules/engine/engine.js';
 import { createTestContext, type TestContext, type TestUser } from './harness.js';
 
@@ -20,7 +21,13 @@ export type EngineHarness = {
 };
 
 export async function createEngineHarness(
-  options: { start?: Date; env?: Record<string, string>; engine?: EngineOptions } = {},
+  options: {
+    start?: Date;
+    env?: Record<string, string>;
+    engine?: EngineOptions;
+    /** Errors the test provokes on purpose (a crashing channel) do not fail the run. */
+    expectedErrors?: RegExp;
+  } = {},
 ): Promise<EngineHarness> {
   const clock = manualClock(options.start ?? new Date('2026-06-01T08:00:00Z'));
   const ctx = await createTestContext({
@@ -34,7 +41,17 @@ export async function createEngineHarness(
     },
   });
   const user = await ctx.createUser();
-  const engine = createAutomationEngine({ db: ctx.db, config: ctx.config, clock }, createLogger('silent'), {
+  // Errors the engine logs (and survives) fail the run: in production they would be silent bugs.
+  const errors: string[] = [];
+  const logger = pino(
+    { level: 'error' },
+    {
+      write(line: string) {
+        errors.push(line);
+      },
+    },
+  );
+  const engine = createAutomationEngine({ db: ctx.db, config: ctx.config, clock }, logger, {
     sleep: async () => {},
     ...options.engine,
   });
@@ -46,6 +63,8 @@ export async function createEngineHarness(
     async run(until, { stepMs = 6 * 3600_000, maxTicks = 2000 } = {}) {
       for (let i = 0; i < maxTicks; i += 1) {
         const result = await engine.tick();
+        const unexpected = errors.splice(0).filter((line) => !options.expectedErrors?.test(line));
+        if (unexpected.length > 0) throw new Error(`the engine logged an error: ${unexpected.join('\n')}`);
         if (until && (await until())) return;
         if (result.claimed + result.actions + result.answers + result.reconciled === 0) {
           const now = clock.now().getTime();

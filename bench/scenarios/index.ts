@@ -4,6 +4,7 @@ import { authScenario } from './auth.js';
 import { companiesScenario } from './companies.js';
 import { crmScenario } from './crm.js';
 import { crmSettingsScenario } from './crm-settings.js';
+import { engineScenario } from './engine.js';
 import { filesScenario } from './files.js';
 import { templatesScenario } from './templates.js';
 import { webhooksScenario } from './webhooks.js';
@@ -16,4 +17,5 @@ export const scenarios: Scenario[] = [
   companiesScenario,
   filesScenario,
   templatesScenario,
+  engineScenario,
 ];

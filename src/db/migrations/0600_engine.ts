@@ -47,6 +47,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       actions_done bigint not null default 0,
       -- A dispatcher working on this sender holds it until then; nobody else claims it meanwhile.
       leased_until timestamptz,
+      -- Actions that became ready while a dispatcher held the sender: its release keeps the earliest.
+      pending_dispatch_at timestamptz,
       claim_token integer not null default 0,
       updated_at timestamptz not null default now(),
       primary key (team_id, sender_profile_uuid, channel)

@@ -365,4 +365,76 @@ describe('running flows on the sandbox network', () => {
     expect((await enrollment(rows[0]!.uuid)).reason).toBe('blacklisted');
     expect((await enrollment(rows[1]!.uuid)).reason).toBe('contact_deleted');
   });
+
+  it('sends the contact to another flow, removes it from the others and triggers a custom webhook', async () => {
+    const other = await makeFlow(db(), team(), {
+      senders: [senderUuid],
+      nodes: [
+        { id: 1, type: 'util_timer', payload: { wait_time: 86_400 }, next: { 1: 2 } },
+        { id: 2, type: 'end' },
+      ],
+    });
+    const waiting = await makeFlow(db(), team(), {
+      senders: [senderUuid],
+      nodes: [
+        { id: 1, type: 'util_hodor', payload: { is_open: 0 }, next: { 1: 2 } },
+        { id: 2, type: 'end' },
+      ],
+    });
+    const webhook = await db()
+      .insertInto('webhooks')
+      .values({
+        team_id: team(),
+        uuid: newId(),
+        name: 'Custom call',
+        event: 'contact_exported',
+        target_url: 'https://hooks.example.test/flow',
+        secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const { rows, leads } = await start(
+      [
+        { id: 1, type: 'gs_send_to_flow', payload: { flow_uuid: other.uuid }, next: { 1: 2 } },
+        {
+          id: 2,
+          type: 'gs_remove_from_all_automations',
+          payload: { flow_uuids: [waiting.uuid] },
+          next: { 1: 3 },
+        },
+        { id: 3, type: 'gs_trigger_custom_webhook', payload: { webhook_uuid: webhook.uuid }, next: { 1: 4 } },
+        { id: 4, type: 'end' },
+      ],
+      1,
+      'Multi',
+    );
+    const lead = leads[0]!.uuid;
+    const [held] = await enroll(db(), team(), waiting, [lead], { at: h.clock.now() });
+    await h.run(settled([rows[0]!.uuid]));
+    const enrollments = await db()
+      .selectFrom('flow_leads')
+      .select(['flow_uuid', 'status', 'reason', 'added_by'])
+      .where('lead_uuid', '=', lead)
+      .execute();
+    expect(enrollments).toEqual(
+      expect.arrayContaining([
+        { flow_uuid: other.uuid, status: 'in_progress', reason: null, added_by: 'flow' },
+        { flow_uuid: waiting.uuid, status: 'canceled', reason: 'removed_by_automation', added_by: 'user' },
+      ]),
+    );
+    expect(held).toBeDefined();
+    const deliveries = await db()
+      .selectFrom('webhook_deliveries')
+      .innerJoin('events', (j) =>
+        j
+          .onRef('events.team_id', '=', 'webhook_deliveries.team_id')
+          .onRef('events.uuid', '=', 'webhook_deliveries.event_uuid'),
+      )
+      .select(['events.name', 'events.payload', 'webhook_deliveries.webhook_uuid'])
+      .where('events.lead_uuid', '=', lead)
+      .execute();
+    expect(deliveries).toHaveLength(1);
+    expect(deliveries[0]).toMatchObject({ name: 'contact_exported', webhook_uuid: webhook.uuid });
+    expect(deliveries[0]!.payload).toMatchObject({ contact: { uuid: lead }, automation: { status: 'on' } });
+  });
 });

@@ -134,7 +134,10 @@ describe('a channel that cannot tell whether it sent', () => {
   };
   const drivers: DriverRegistry = { resolve: async () => flaky };
   beforeAll(async () => {
-    h = await createEngineHarness({ engine: { drivers } });
+    h = await createEngineHarness({
+      engine: { drivers },
+      expectedErrors: /browser crashed while clicking Send/,
+    });
   });
   afterAll(() => h.close());
 

@@ -15,6 +15,7 @@ export interface SenderChannelStateTable {
   flow_turns: Json<Record<string, string>>;
   actions_done: Defaulted<number>;
   leased_until: Date | null;
+  pending_dispatch_at: Date | null;
   claim_token: Defaulted<number>;
   updated_at: UpdatedAt;
 }

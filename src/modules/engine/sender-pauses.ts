@@ -70,7 +70,8 @@ export async function resumeSenderActions(
       returning 1
     ),
     state as (
-      update sender_channel_state s set next_dispatch_at = ${now}, paused_until = s.paused_until - '*'
+      update sender_channel_state s set next_dispatch_at = ${now}, pending_dispatch_at = ${now},
+        paused_until = s.paused_until - '*'
       where s.team_id = ${teamId} and s.sender_profile_uuid = ${senderUuid}
       returning 1
     )

@@ -68,7 +68,12 @@ async function subscribedNames(trx: Executor, teamId: number, names: string[]): 
  * companies are snapshotted in one statement; a contact or company that is not the team's is a bug
  * in the caller and throws (rolling the change back with it).
  */
-export async function emitEvents(trx: Executor, teamId: number, events: EventInput[]): Promise<string[]> {
+export async function emitEvents(
+  trx: Executor,
+  teamId: number,
+  events: EventInput[],
+  options: { fanOut?: boolean } = {},
+): Promise<string[]> {
   if (events.length === 0) return [];
   const rows = events.map((event) => {
     checkName(event.name);
@@ -88,7 +93,11 @@ export async function emitEvents(trx: Executor, teamId: number, events: EventInp
   });
   const leadUuids = [...new Set(rows.flatMap((row) => (row.lead_uuid ? [row.lead_uuid] : [])))];
   const companyUuids = [...new Set(rows.flatMap((row) => (row.company_uuid ? [row.company_uuid] : [])))];
-  const subscribed = await subscribedNames(trx, teamId, [...new Set(rows.map((row) => row.name))]);
+  // Without fan-out the events are delivered only where the caller sends them (deliverEventsTo).
+  const subscribed =
+    options.fanOut === false
+      ? []
+      : await subscribedNames(trx, teamId, [...new Set(rows.map((row) => row.name))]);
   const batch = subscribed.length > 0 ? newId() : null;
 
   const result = await sql<{ missing_leads: number; missing_companies: number }>`

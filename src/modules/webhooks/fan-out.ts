@@ -124,3 +124,30 @@ export function fanOutHandler(deps: { db: Database }) {
     });
   });
 }
+
+/**
+ * Delivers recorded events to one webhook, whatever event it subscribes to (a flow's
+ * gs_trigger_custom_webhook node): one delivery per event and the jobs of their first attempts.
+ */
+export async function deliverEventsTo(
+  trx: Executor,
+  teamId: number,
+  webhookUuid: string,
+  eventUuids: string[],
+) {
+  if (eventUuids.length === 0) return;
+  const result = await sql<{ uuid: string }>`
+    insert into webhook_deliveries (team_id, uuid, webhook_uuid, event_uuid)
+    select ${teamId}, leadflow_uuid_v7(), w.uuid, e.uuid
+    from webhooks w
+    join events e on e.team_id = w.team_id and e.uuid = any(${eventUuids}::uuid[])
+    where w.team_id = ${teamId} and w.uuid = ${webhookUuid} and w.status = 'on'
+    on conflict (team_id, webhook_uuid, event_uuid) do nothing
+    returning uuid
+  `.execute(trx);
+  await enqueueFirstAttempts(
+    trx,
+    teamId,
+    result.rows.map((row) => row.uuid),
+  );
+}

@@ -94,6 +94,11 @@ export interface ChannelDriver {
   /** 'sandbox', 'chromium', 'smtp'... (recorded on tasks). */
   readonly name: string;
   perform(request: ActionRequest): Promise<ActionOutcome>;
+  /**
+   * Several actions of one sender in order, when the channel can do them at once (the sandbox, when the
+   * sender has no gap between actions); one outcome per request. Optional: without it they go one by one.
+   */
+  performMany?(requests: ActionRequest[]): Promise<ActionOutcome[]>;
   checkOutcome(request: ActionRequest): Promise<OutcomeCheck>;
 }
 

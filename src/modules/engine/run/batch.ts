@@ -8,9 +8,12 @@ import type { Database, Executor } from '../../../db/database.js';
 import { AppError } from '../../../lib/errors.js';
 import { compileFilter } from '../../../lib/filter.js';
 import { isValidTimeZone } from '../../../lib/schedule.js';
+import { emitEvents } from '../../events/emit.js';
+import { EVENT_CATALOG, isEventName } from '../../events/events.catalog.js';
 import { loadLeadFilterSpec } from '../../leads/leads.filter.js';
 import { type PreparedAction, prepareMassAction } from '../../leads/leads.mass-actions.js';
 import type { LeadRow } from '../../leads/leads.present.js';
+import { deliverEventsTo } from '../../webhooks/fan-out.js';
 import type { WebhookClient } from '../../webhooks/webhook-client.js';
 import { endEnrollments, releaseHolds } from '../enrollment-signals.js';
 import type { PreparedRender } from '../render.js';
@@ -485,9 +488,11 @@ export async function markDispatch(trx: Executor, teamId: number, works: WorkTyp
     insert into sender_channel_state (team_id, sender_profile_uuid, channel, next_dispatch_at)
     select ${teamId}, v.sender, v.channel, v.at
     from jsonb_to_recordset(${json([...marks.values()])}::jsonb) as v(sender uuid, channel text, at timestamptz)
-    on conflict (team_id, sender_profile_uuid, channel) do update set next_dispatch_at =
-      least(coalesce(sender_channel_state.next_dispatch_at, 'infinity'),
-        greatest(excluded.next_dispatch_at, coalesce(sender_channel_state.next_slot_at, '-infinity')))
+    on conflict (team_id, sender_profile_uuid, channel) do update set
+      next_dispatch_at = least(coalesce(sender_channel_state.next_dispatch_at, 'infinity'),
+        greatest(excluded.next_dispatch_at, coalesce(sender_channel_state.next_slot_at, '-infinity'))),
+      -- A dispatcher holding the sender would overwrite next_dispatch_at on release: it keeps this.
+      pending_dispatch_at = least(coalesce(sender_channel_state.pending_dispatch_at, 'infinity'), excluded.next_dispatch_at)
   `.execute(trx);
 }
 
@@ -532,6 +537,7 @@ async function applyEffects(
       'removed_by_automation',
     );
   }
+  await triggerCustomWebhooks(trx, teamId, works);
   const sends = effects.filter((e) => e.kind === 'send_to_flow') as Array<{
     leadUuid: string;
     flowUuid: string;
@@ -549,6 +555,44 @@ async function applyEffects(
       join flow_versions fv on fv.team_id = f.team_id and fv.uuid = f.flow_version_uuid
       on conflict (team_id, flow_uuid, lead_uuid) do nothing
     `.execute(trx);
+  }
+}
+
+/**
+ * gs_trigger_custom_webhook: the contact's event (the webhook's own event name, with the automation)
+ * is recorded without fan-out and delivered to that webhook only, signed and retried like any other.
+ */
+async function triggerCustomWebhooks(trx: Executor, teamId: number, works: WorkType[]) {
+  const calls = works.flatMap((w) =>
+    w.effects.flatMap((e) => (e.kind === 'custom_webhook' ? [{ work: w, webhookUuid: e.webhookUuid }] : [])),
+  );
+  if (calls.length === 0) return;
+  const webhooks = await trx
+    .selectFrom('webhooks')
+    .select(['uuid', 'event'])
+    .where('team_id', '=', teamId)
+    .where('uuid', 'in', [...new Set(calls.map((c) => c.webhookUuid))])
+    .execute();
+  const eventOf = new Map(webhooks.map((w) => [w.uuid, w.event]));
+  for (const call of calls) {
+    const event = eventOf.get(call.webhookUuid);
+    if (!event || !isEventName(event) || !EVENT_CATALOG[event].contact) continue;
+    const flow = call.work.flow;
+    const [uuid] = await emitEvents(
+      trx,
+      teamId,
+      [
+        {
+          name: event,
+          leadUuid: call.work.fl.lead_uuid,
+          automation: flow
+            ? { uuid: flow.uuid, name: flow.name, status: flow.status, priority: flow.priority }
+            : null,
+        },
+      ],
+      { fanOut: false },
+    );
+    if (uuid) await deliverEventsTo(trx, teamId, call.webhookUuid, [uuid]);
   }
 }
 

@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import type { Database, Executor } from '../../../db/database.js';
 import { isOpenAt, nextOpenInstant, type Schedule } from '../../../lib/schedule.js';
 import {
+  type ActionLead,
   type ActionOutcome,
   type ActionRequest,
   type ActionType,
@@ -19,10 +20,9 @@ import {
   type DriverRegistry,
   LINKEDIN_ACTIONS,
 } from '../drivers/driver.js';
-import type { SenderChannelStateTable } from '../engine.tables.js';
 import { uniform } from '../rng.js';
 import { parkSenderActions } from '../sender-pauses.js';
-import { recordOutcome, wakeEnrollment } from './outcomes.js';
+import { recordOutcomes, wakeEnrollment } from './outcomes.js';
 import type { SenderRow, TaskRow } from './work.js';
 
 export type SenderLimits = (
@@ -65,7 +65,7 @@ const CHANNEL_ACTIONS: Record<Channel, readonly ActionType[]> = {
 };
 
 /** Actions one claim may take back to back when the sender's gap is zero (benchmarks, tests). */
-const BURST = 50;
+const BURST = 200;
 
 export async function claimSenders(
   db: Executor,
@@ -83,7 +83,7 @@ export async function claimSenders(
       for update skip locked
     )
     update sender_channel_state s set leased_until = ${new Date(now.getTime() + leaseMs)},
-      claim_token = s.claim_token + 1
+      claim_token = s.claim_token + 1, pending_dispatch_at = null
     from due
     where s.team_id = due.team_id and s.sender_profile_uuid = due.sender_profile_uuid and s.channel = due.channel
     returning s.team_id, s.sender_profile_uuid, s.channel, s.next_slot_at, s.paused_until, s.flow_turns,
@@ -92,41 +92,29 @@ export async function claimSenders(
   return result.rows;
 }
 
+/**
+ * Writes the sender's state back (as the dispatcher changed it in memory) and lets other dispatchers
+ * have it from `nextDispatchAt` on. Nothing is written when another dispatcher owns it by now.
+ */
 async function release(
   db: Executor,
   state: StateRow,
-  set: {
-    nextDispatchAt: Date | null;
-    nextSlotAt?: Date;
-    flowTurn?: string;
-    now?: Date;
-    pausedUntil?: Record<string, string>;
-    acted?: boolean;
-  },
+  set: { nextDispatchAt: Date | null; nextSlotAt?: Date; pausedUntil?: Record<string, string> },
 ): Promise<boolean> {
-  const turns =
-    set.flowTurn && set.now
-      ? { ...state.flow_turns, [set.flowTurn]: set.now.toISOString() }
-      : state.flow_turns;
-  const result = await db
-    .updateTable('sender_channel_state')
-    .set({
-      next_dispatch_at: set.nextDispatchAt,
-      leased_until: null,
-      next_slot_at: set.nextSlotAt ?? state.next_slot_at,
-      flow_turns: JSON.stringify(turns),
-      paused_until: JSON.stringify(set.pausedUntil ?? state.paused_until),
-      actions_done: state.actions_done + (set.acted ? 1 : 0),
-    } satisfies Partial<Record<keyof SenderChannelStateTable, unknown>> as never)
-    .where('team_id', '=', state.team_id)
-    .where('sender_profile_uuid', '=', state.sender_profile_uuid)
-    .where('channel', '=', state.channel)
-    .where('claim_token', '=', state.claim_token)
-    .executeTakeFirst();
   if (set.nextSlotAt) state.next_slot_at = set.nextSlotAt;
-  if (set.acted) state.actions_done += 1;
-  state.flow_turns = turns;
-  return Number(result.numUpdatedRows) === 1;
+  if (set.pausedUntil) state.paused_until = set.pausedUntil;
+  const next = set.nextDispatchAt ?? 'infinity';
+  const result = await sql`
+    update sender_channel_state set
+      -- Actions made ready while we held the sender are not lost.
+      next_dispatch_at = nullif(least(${next}::timestamptz, coalesce(pending_dispatch_at, 'infinity')), 'infinity'),
+      pending_dispatch_at = null, leased_until = null, next_slot_at = ${state.next_slot_at},
+      flow_turns = ${JSON.stringify(state.flow_turns)}::jsonb, paused_until = ${JSON.stringify(state.paused_until)}::jsonb,
+      actions_done = ${state.actions_done}, updated_at = now()
+    where team_id = ${state.team_id} and sender_profile_uuid = ${state.sender_profile_uuid}
+      and channel = ${state.channel} and claim_token = ${state.claim_token}
+  `.execute(db);
+  return Number(result.numAffectedRows ?? 0) === 1;
 }
 
 /** Start of the sender's local day and of the rolling week, and the local date. */
@@ -158,7 +146,14 @@ async function usage(db: Executor, state: StateRow, from: Date, dayStart: Date) 
 
 type Candidate = TaskRow & { flow_priority: number; flow_schedule: Schedule; use_sender_schedule: boolean };
 
-async function candidates(db: Executor, state: StateRow, now: Date, blocked: string[]): Promise<Candidate[]> {
+/** Up to `perFlow` ready actions of each running flow of this sender (not of `blocked` types), oldest first. */
+async function candidates(
+  db: Executor,
+  state: StateRow,
+  now: Date,
+  blocked: string[],
+  perFlow: number,
+): Promise<Candidate[]> {
   const channelFilter =
     state.channel === 'email' ? sql`t.type = 'email_send_message'` : sql`t.type like 'linkedin_%'`;
   const result = await sql<Candidate>`
@@ -171,7 +166,7 @@ async function candidates(db: Executor, state: StateRow, now: Date, blocked: str
         and t.taken_to_execute_at is null and (t.type like 'linkedin_%' or t.type = 'email_send_message')
         and ${channelFilter} and t.type <> all(${blocked}::text[]) and t.schedule_at <= ${now}
       order by t.schedule_at
-      limit 1
+      limit ${perFlow}
     ) t
     where f.team_id = ${state.team_id} and f.status = 'on'
   `.execute(db);
@@ -192,14 +187,56 @@ async function nextReadyAt(db: Executor, state: StateRow, blocked: string[]): Pr
   return result.rows[0]?.at ?? null;
 }
 
-function pick(list: Candidate[], turns: Record<string, string>): Candidate | undefined {
-  return [...list].sort((a, b) => {
-    if (a.flow_priority !== b.flow_priority) return b.flow_priority - a.flow_priority;
-    const ta = turns[a.flow_uuid ?? ''] ?? '';
-    const tb = turns[b.flow_uuid ?? ''] ?? '';
-    if (ta !== tb) return ta < tb ? -1 : 1;
-    return (a.schedule_at?.getTime() ?? 0) - (b.schedule_at?.getTime() ?? 0);
-  })[0];
+/**
+ * The order actions go out in: higher flow priority first; within one priority the flows take turns,
+ * starting with the one this sender served longest ago; within a flow, oldest first. At most `limit`,
+ * and no more of a type than `room` leaves.
+ */
+export function order(
+  list: Candidate[],
+  turns: Record<string, string>,
+  limit: number,
+  room: Map<string, number>,
+): Candidate[] {
+  const byFlow = new Map<string, Candidate[]>();
+  const priorityOf = new Map<string, number>();
+  for (const task of [...list].sort(
+    (a, b) => (a.schedule_at?.getTime() ?? 0) - (b.schedule_at?.getTime() ?? 0),
+  )) {
+    const key = task.flow_uuid ?? '';
+    byFlow.set(key, [...(byFlow.get(key) ?? []), task]);
+    priorityOf.set(key, task.flow_priority);
+  }
+  const flows = [...byFlow.keys()].sort((a, b) => {
+    const pa = priorityOf.get(a) ?? 0;
+    const pb = priorityOf.get(b) ?? 0;
+    if (pa !== pb) return pb - pa;
+    const ta = turns[a] ?? '';
+    const tb = turns[b] ?? '';
+    return ta === tb ? a.localeCompare(b) : ta < tb ? -1 : 1;
+  });
+  const left = new Map(room);
+  const picked: Candidate[] = [];
+  // Highest priority group first; inside it, one task per flow per round.
+  const priorities = [...new Set(flows.map((f) => priorityOf.get(f)))];
+  for (const priority of priorities) {
+    const group = flows.filter((f) => priorityOf.get(f) === priority);
+    let progress = true;
+    while (progress && picked.length < limit) {
+      progress = false;
+      for (const flow of group) {
+        if (picked.length >= limit) break;
+        const queue = byFlow.get(flow)!;
+        const index = queue.findIndex((t) => (left.get(t.type) ?? 0) > 0);
+        if (index < 0) continue;
+        const [task] = queue.splice(index, 1);
+        left.set(task!.type, (left.get(task!.type) ?? 0) - 1);
+        picked.push(task!);
+        progress = true;
+      }
+    }
+  }
+  return picked;
 }
 
 function gapMs(sender: SenderRow, state: StateRow, deps: DispatchDeps): number {
@@ -217,41 +254,17 @@ function taskSchedule(task: Candidate, sender: SenderRow): { schedule: Schedule;
 }
 
 /**
- * Takes the intent in one commit: `ok`; `gone` when the enrollment is no longer running (the task is
- * parked); `lost` when another dispatcher owns the sender now; `changed` when the task moved meanwhile.
+ * Takes the intents of `tasks` in one commit and returns the uuids taken. A task whose enrollment is no
+ * longer running is parked (and the enrollment woken, so the engine ends or resumes it for good); a
+ * task that moved meanwhile is left alone. Nothing is taken when another dispatcher owns the sender now.
  */
-async function takeIntent(
+async function takeIntents(
   db: Database,
   state: StateRow,
-  task: Candidate,
+  tasks: Candidate[],
   now: Date,
-): Promise<'ok' | 'gone' | 'lost' | 'changed'> {
+): Promise<Set<string>> {
   return db.transaction().execute(async (trx) => {
-    const live = await trx
-      .selectFrom('flow_leads')
-      .select(['status', 'flow_active'])
-      .where('team_id', '=', state.team_id)
-      .where('uuid', '=', task.flow_lead_uuid as string)
-      .forUpdate()
-      .executeTakeFirst();
-    if (live?.status !== 'in_progress' || !live.flow_active) {
-      await trx
-        .updateTable('tasks')
-        .set({ schedule_at: null, updated_at: now })
-        .where('team_id', '=', state.team_id)
-        .where('uuid', '=', task.uuid)
-        .where('taken_to_execute_at', 'is', null)
-        .execute();
-      // Let the engine look at the enrollment: it ends or resumes it for good.
-      await trx
-        .updateTable('flow_leads')
-        .set({ next_run_at: now })
-        .where('team_id', '=', state.team_id)
-        .where('uuid', '=', task.flow_lead_uuid as string)
-        .where('status', '=', 'in_progress')
-        .execute();
-      return 'gone';
-    }
     const owned = await trx
       .updateTable('sender_channel_state')
       .set({ updated_at: now })
@@ -260,48 +273,79 @@ async function takeIntent(
       .where('channel', '=', state.channel)
       .where('claim_token', '=', state.claim_token)
       .executeTakeFirst();
-    if (Number(owned.numUpdatedRows) !== 1) return 'lost';
+    if (Number(owned.numUpdatedRows) !== 1) return new Set<string>();
+    const enrollments = tasks.map((t) => t.flow_lead_uuid as string);
+    // Locks the enrollments: a reply or a cancel either commits before this (and we skip) or after.
+    const live = await trx
+      .selectFrom('flow_leads')
+      .select(['uuid', 'status', 'flow_active'])
+      .where('team_id', '=', state.team_id)
+      .where('uuid', 'in', enrollments)
+      .forUpdate()
+      .execute();
+    const running = new Set(
+      live.filter((l) => l.status === 'in_progress' && l.flow_active).map((l) => l.uuid),
+    );
+    const gone = tasks.filter((t) => !running.has(t.flow_lead_uuid as string));
+    if (gone.length > 0) {
+      await trx
+        .updateTable('tasks')
+        .set({ schedule_at: null, updated_at: now })
+        .where('team_id', '=', state.team_id)
+        .where(
+          'uuid',
+          'in',
+          gone.map((t) => t.uuid),
+        )
+        .where('taken_to_execute_at', 'is', null)
+        .execute();
+      await trx
+        .updateTable('flow_leads')
+        .set({ next_run_at: now })
+        .where('team_id', '=', state.team_id)
+        .where(
+          'uuid',
+          'in',
+          gone.map((t) => t.flow_lead_uuid as string),
+        )
+        .where('status', '=', 'in_progress')
+        .execute();
+    }
+    const ready = tasks.filter((t) => running.has(t.flow_lead_uuid as string)).map((t) => t.uuid);
+    if (ready.length === 0) return new Set<string>();
     const taken = await trx
       .updateTable('tasks')
       .set((eb) => ({ taken_to_execute_at: now, attempts: eb('attempts', '+', 1), updated_at: now }))
       .where('team_id', '=', state.team_id)
-      .where('uuid', '=', task.uuid)
+      .where('uuid', 'in', ready)
       .where('status', '=', 'in_progress')
       .where('taken_to_execute_at', 'is', null)
-      .executeTakeFirst();
-    return Number(taken.numUpdatedRows) === 1 ? 'ok' : 'changed';
+      .returning('uuid')
+      .execute();
+    return new Set(taken.map((t) => t.uuid));
   });
 }
 
-export async function buildRequest(
-  db: Executor,
-  task: TaskRow,
-  now: Date,
-): Promise<ActionRequest | undefined> {
-  const lead = await db
-    .selectFrom('leads')
-    .select([
-      'uuid',
-      'first_name',
-      'last_name',
-      'name',
-      'ln_member_id',
-      'ln_id',
-      'sn_id',
-      'linkedin',
-      'work_email',
-      'personal_email',
-    ])
-    .where('team_id', '=', task.team_id)
-    .where('uuid', '=', task.lead_uuid)
-    .executeTakeFirst();
-  if (!lead || !task.sender_profile_uuid) return undefined;
+const LEAD_FIELDS = [
+  'uuid',
+  'first_name',
+  'last_name',
+  'name',
+  'ln_member_id',
+  'ln_id',
+  'sn_id',
+  'linkedin',
+  'work_email',
+  'personal_email',
+] as const;
+
+function requestOf(task: TaskRow, lead: ActionLead, now: Date): ActionRequest {
   const payload = (task.payload ?? {}) as Record<string, unknown>;
   return {
     teamId: task.team_id,
     taskUuid: task.uuid,
     type: task.type as ActionType,
-    senderProfileUuid: task.sender_profile_uuid,
+    senderProfileUuid: task.sender_profile_uuid as string,
     lead,
     text: typeof payload.rendered_text === 'string' ? payload.rendered_text : null,
     subject: typeof payload.rendered_subject === 'string' ? payload.rendered_subject : null,
@@ -311,18 +355,62 @@ export async function buildRequest(
   };
 }
 
-async function perform(
-  driver: ChannelDriver,
-  request: ActionRequest,
-  log: Logger,
-): Promise<ActionOutcome | 'unknown'> {
-  try {
-    return await driver.perform(request);
-  } catch (error) {
-    // The driver does not know whether it acted: leave the intent for the reconciler.
-    log.error({ err: error, task: request.taskUuid }, 'channel driver failed mid-action');
-    return 'unknown';
+/** The channel requests of `tasks` (one query for their contacts); a task whose contact is gone has none. */
+export async function buildRequests(
+  db: Executor,
+  tasks: TaskRow[],
+  now: Date,
+): Promise<Map<string, ActionRequest>> {
+  const requests = new Map<string, ActionRequest>();
+  if (tasks.length === 0) return requests;
+  const leads = await db
+    .selectFrom('leads')
+    .select(LEAD_FIELDS)
+    .where('team_id', '=', tasks[0]!.team_id)
+    .where('uuid', 'in', [...new Set(tasks.map((t) => t.lead_uuid))])
+    .execute();
+  const leadOf = new Map(leads.map((l) => [l.uuid, l]));
+  for (const task of tasks) {
+    const lead = leadOf.get(task.lead_uuid);
+    if (lead && task.sender_profile_uuid) requests.set(task.uuid, requestOf(task, lead, now));
   }
+  return requests;
+}
+
+export async function buildRequest(
+  db: Executor,
+  task: TaskRow,
+  now: Date,
+): Promise<ActionRequest | undefined> {
+  return (await buildRequests(db, [task], now)).get(task.uuid);
+}
+
+/** The driver's outcomes, in order; `unknown` where it does not know whether it acted. */
+async function performAll(
+  driver: ChannelDriver,
+  requests: ActionRequest[],
+  log: Logger,
+): Promise<Array<ActionOutcome | 'unknown'>> {
+  if (driver.performMany && requests.length > 1) {
+    try {
+      return await driver.performMany(requests);
+    } catch (error) {
+      log.error({ err: error, tasks: requests.map((r) => r.taskUuid) }, 'channel driver failed mid-batch');
+      return requests.map(() => 'unknown');
+    }
+  }
+  const outcomes: Array<ActionOutcome | 'unknown'> = [];
+  for (const request of requests) {
+    try {
+      outcomes.push(await driver.perform(request));
+    } catch (error) {
+      // The driver does not know whether it acted: leave the intent for the reconciler, stop the burst.
+      log.error({ err: error, task: request.taskUuid }, 'channel driver failed mid-action');
+      outcomes.push('unknown');
+      break;
+    }
+  }
+  return outcomes;
 }
 
 /** Runs the claimed sender: at most one action (or a burst when its gap is zero), then releases it. */
@@ -358,11 +446,13 @@ export async function dispatchSender(deps: DispatchDeps, state: StateRow, now: D
     return 0;
   }
 
+  const gap = () => gapMs(sender, state, deps);
   let acted = 0;
-  for (let burst = 0; burst < BURST; burst += 1) {
+  while (acted < BURST) {
     const window = usageWindow(sender, now);
     const used = await usage(db, state, window.weekStart, window.dayStart);
     const blocked: string[] = [];
+    const room = new Map<string, number>();
     let reopenAt: Date | null = null;
     const sooner = (at: Date) => {
       if (!reopenAt || at < reopenAt) reopenAt = at;
@@ -371,42 +461,52 @@ export async function dispatchSender(deps: DispatchDeps, state: StateRow, now: D
       const limit = deps.limits(sender, type, window.date);
       const count = used.get(type);
       const paused = state.paused_until[type] ?? state.paused_until['*'];
+      const left = Math.min(
+        limit.daily - (count?.today ?? 0),
+        limit.weekly === null ? Number.POSITIVE_INFINITY : limit.weekly - (count?.week ?? 0),
+      );
       if (paused && new Date(paused) > now) {
         blocked.push(type);
         sooner(new Date(paused));
-      } else if ((count?.today ?? 0) >= limit.daily) {
+      } else if (left <= 0) {
         blocked.push(type);
         sooner(window.nextDay);
-      } else if (limit.weekly !== null && (count?.week ?? 0) >= limit.weekly) {
-        blocked.push(type);
-        sooner(window.nextDay);
+      } else {
+        room.set(type, left);
       }
     }
-    const list = await candidates(db, state, now, blocked);
-    const task = pick(list, state.flow_turns);
-    if (!task) {
+    // With a human gap one action per turn; without one (benchmarks, tests) a burst.
+    const want = gap() > 0 ? 1 : BURST - acted;
+    const list = await candidates(db, state, now, blocked, want);
+    const picked = order(list, state.flow_turns, want, room);
+    if (picked.length === 0) {
       const ready = await nextReadyAt(db, state, blocked);
       const next = [ready, reopenAt]
         .filter((d): d is Date => d !== null)
         .sort((a, b) => a.getTime() - b.getTime())[0];
-      await release(db, state, { nextDispatchAt: next ?? (blocked.length > 0 ? reopenAt : null) });
+      await release(db, state, { nextDispatchAt: next ?? null });
       return acted;
     }
-    // The schedule may have closed since the task was planned (a backlog running late): replan it.
-    const { schedule, zone } = taskSchedule(task, sender);
-    if (!isOpenAt(schedule, now, zone)) {
-      const next = nextOpenInstant(schedule, now, zone);
+    // A window may have closed since a task was planned (a backlog running late): replan those.
+    const open: Candidate[] = [];
+    for (const task of picked) {
+      const { schedule, zone } = taskSchedule(task, sender);
+      if (isOpenAt(schedule, now, zone)) {
+        open.push(task);
+        continue;
+      }
       await db
         .updateTable('tasks')
-        .set({ schedule_at: next, updated_at: now })
+        .set({ schedule_at: nextOpenInstant(schedule, now, zone), updated_at: now })
         .where('team_id', '=', task.team_id)
         .where('uuid', '=', task.uuid)
         .where('taken_to_execute_at', 'is', null)
         .execute();
-      continue;
     }
-    const request = await buildRequest(db, task, now);
-    if (!request) {
+    if (open.length === 0) continue;
+    const requests = await buildRequests(db, open, now);
+    const orphans = open.filter((t) => !requests.has(t.uuid));
+    for (const task of orphans) {
       // The contact is gone: the engine ends the enrollment when it looks at it.
       await wakeEnrollment(db, task, now);
       await db
@@ -415,54 +515,63 @@ export async function dispatchSender(deps: DispatchDeps, state: StateRow, now: D
         .where('team_id', '=', task.team_id)
         .where('uuid', '=', task.uuid)
         .execute();
+    }
+    const taken = await takeIntents(
+      db,
+      state,
+      open.filter((t) => requests.has(t.uuid)),
+      now,
+    );
+    if (taken.size === 0) {
+      // Either we lost the sender to another dispatcher, or every task moved: look again (bounded).
+      acted += 1;
       continue;
     }
-    const intent = await takeIntent(db, state, task, now);
-    if (intent === 'lost') return acted;
-    if (intent !== 'ok') continue;
     deps.crashPoint?.('after_intent');
-    const outcome = await perform(driver, request, deps.log);
+    const batch = open.filter((t) => taken.has(t.uuid));
+    const outcomes = await performAll(
+      driver,
+      batch.map((t) => requests.get(t.uuid) as ActionRequest),
+      deps.log,
+    );
     deps.crashPoint?.('after_perform');
-    if (outcome === 'unknown') {
-      await release(db, state, { nextDispatchAt: new Date(now.getTime() + deps.config.reconcileAfterMs) });
-      return acted;
-    }
-    const effect = await recordOutcome(db, {
-      task,
-      request,
-      outcome,
-      now,
-      driver: driver.name,
-      maxAttempts: deps.config.maxAttempts,
-    });
+    const known = outcomes.flatMap((outcome, i) =>
+      outcome === 'unknown' ? [] : [{ task: batch[i]!, request: requests.get(batch[i]!.uuid)!, outcome }],
+    );
+    const effect = await recordOutcomes(db, known, now, deps.config.maxAttempts);
     deps.crashPoint?.('after_record');
-    acted += 1;
+    acted += batch.length;
+    for (const task of batch)
+      state.flow_turns = { ...state.flow_turns, [task.flow_uuid ?? '']: now.toISOString() };
+    state.actions_done += batch.length;
     const paused = { ...state.paused_until };
-    if (effect.pauseAction)
-      paused[effect.pauseAction] = new Date(
-        now.getTime() + (effect.pauseMs ?? deps.config.limitPauseMs),
-      ).toISOString();
+    for (const [type, ms] of effect.pauseActions) {
+      paused[type] = new Date(now.getTime() + (ms ?? deps.config.limitPauseMs)).toISOString();
+    }
     if (effect.pauseChannel) {
       paused['*'] = new Date(now.getTime() + 365 * 86_400_000).toISOString();
       await parkSenderActions(db, state.team_id, sender.uuid, state.channel, 'seat_login_issue');
     }
     state.paused_until = paused;
-    const gap = gapMs(sender, state, deps);
-    const nextSlot = new Date(now.getTime() + gap);
-    if (gap > 0 || effect.pauseChannel) {
+    if (outcomes.length < batch.length || outcomes.includes('unknown')) {
+      // Some intent has no outcome: the reconciler takes it once nobody can still be acting on it.
       await release(db, state, {
-        nextDispatchAt: effect.pauseChannel ? null : nextSlot,
-        nextSlotAt: nextSlot,
-        flowTurn: task.flow_uuid ?? undefined,
-        now,
+        nextDispatchAt: new Date(now.getTime() + deps.config.reconcileAfterMs),
         pausedUntil: paused,
-        acted: true,
       });
       return acted;
     }
-    state.flow_turns = { ...state.flow_turns, [task.flow_uuid ?? '']: now.toISOString() };
-    state.actions_done += 1;
+    const wait = gap();
+    if (wait > 0 || effect.pauseChannel) {
+      const nextSlot = new Date(now.getTime() + wait);
+      await release(db, state, {
+        nextDispatchAt: effect.pauseChannel ? null : nextSlot,
+        nextSlotAt: nextSlot,
+        pausedUntil: paused,
+      });
+      return acted;
+    }
   }
-  await release(db, state, { nextDispatchAt: now, flowTurn: undefined, pausedUntil: state.paused_until });
+  await release(db, state, { nextDispatchAt: now, pausedUntil: state.paused_until });
   return acted;
 }

@@ -1,17 +1,18 @@
-// Recording what a channel did with an action (the second commit of the never-twice rule): the task's
-// final state, the enrollment woken to move on, the "sent" event and conversion - or, when the action
-// did not happen for a passing reason, the task handed back to the dispatcher.
+// Recording what a channel did with actions (the second commit of the never-twice rule): each task's
+// final state, its enrollment woken to move on, the "sent" events and conversions - or, when an action
+// did not happen for a passing reason, the task handed back to the dispatcher. One transaction for a
+// whole burst of a sender's actions; done actions are written set-based.
 import { sql } from 'kysely';
 import type { Database, Executor } from '../../../db/database.js';
-import { emitEvents } from '../../events/emit.js';
+import { type EventInput, emitEvents } from '../../events/emit.js';
 import type { EventName } from '../../events/events.catalog.js';
 import type { ActionOutcome, ActionRequest, ActionType, FailureReason } from '../drivers/driver.js';
 import { flowObject, senderObject } from '../event-objects.js';
 import { ingestSignalsIn } from '../signals.js';
 import type { TaskRow } from './work.js';
 
-/** What the dispatcher must change on the sender after an outcome. */
-export type OutcomeEffect = { pauseAction?: ActionType; pauseMs?: number; pauseChannel?: boolean };
+/** What the dispatcher must change on the sender after the outcomes. */
+export type OutcomeEffect = { pauseActions: Map<ActionType, number | undefined>; pauseChannel: boolean };
 
 type Handling = 'skip' | 'fail' | 'retry' | 'limit' | 'session';
 
@@ -36,7 +37,7 @@ export const FAILURE_HANDLING: Record<FailureReason, Handling> = {
   no_channel: 'session',
 };
 
-const SENT_EVENTS: Partial<Record<ActionType, { event: EventName; channel: string }>> = {
+const SENT: Partial<Record<ActionType, { event: EventName; channel: string }>> = {
   linkedin_send_connection_request: {
     event: 'sender_profile_sent_linkedin_connection_request',
     channel: 'linkedin_connection_request',
@@ -45,6 +46,8 @@ const SENT_EVENTS: Partial<Record<ActionType, { event: EventName; channel: strin
   linkedin_send_inmail: { event: 'sender_profile_sent_linkedin_inmail', channel: 'linkedin_inmail' },
   email_send_message: { event: 'sender_profile_sent_email', channel: 'email' },
 };
+
+export type ActionResult = { task: TaskRow; request: ActionRequest; outcome: ActionOutcome };
 
 export async function wakeEnrollment(db: Executor, task: TaskRow, now: Date) {
   if (!task.flow_lead_uuid) return;
@@ -57,107 +60,109 @@ export async function wakeEnrollment(db: Executor, task: TaskRow, now: Date) {
     .execute();
 }
 
-async function closeTask(
+type Closing = {
+  uuid: string;
+  status: 'closed' | 'skipped' | 'failed';
+  remote_ref: string | null;
+  error_msg: string | null;
+  code: string | null;
+};
+
+/** Closes tasks still in progress and wakes their enrollments; returns the uuids closed. */
+async function closeTasks(
   trx: Executor,
-  task: TaskRow,
+  teamId: number,
+  closings: Closing[],
   now: Date,
-  set: {
-    status: 'closed' | 'skipped' | 'failed';
-    remote_ref?: string | null;
-    error_msg?: string | null;
-    code?: string | null;
-  },
-) {
-  const result = await trx
-    .updateTable('tasks')
-    .set({
-      status: set.status,
-      executed_at: now,
-      remote_ref: set.remote_ref ?? null,
-      error_msg: set.error_msg ?? null,
-      automation_error_code: set.code ?? null,
-      updated_at: now,
-    })
-    .where('team_id', '=', task.team_id)
-    .where('uuid', '=', task.uuid)
-    .where('status', '=', 'in_progress')
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 1) await wakeEnrollment(trx, task, now);
-  return Number(result.numUpdatedRows) === 1;
+): Promise<Set<string>> {
+  if (closings.length === 0) return new Set();
+  const result = await sql<{ uuid: string }>`
+    with closed as (
+      update tasks t set status = v.status, executed_at = ${now}, remote_ref = v.remote_ref,
+        error_msg = v.error_msg, automation_error_code = v.code, updated_at = ${now}
+      from jsonb_to_recordset(${JSON.stringify(closings)}::jsonb)
+        as v(uuid uuid, status text, remote_ref text, error_msg text, code text)
+      where t.team_id = ${teamId} and t.uuid = v.uuid and t.status = 'in_progress'
+      returning t.uuid, t.flow_lead_uuid
+    ),
+    woken as (
+      update flow_leads fl set next_run_at = ${now}, updated_at = ${now}
+      from closed where fl.team_id = ${teamId} and fl.uuid = closed.flow_lead_uuid and fl.status = 'in_progress'
+      returning 1
+    )
+    select uuid from closed
+  `.execute(trx);
+  return new Set(result.rows.map((r) => r.uuid));
 }
 
-async function contactSourceOf(trx: Executor, task: TaskRow): Promise<number> {
-  if (!task.flow_lead_uuid) return 1;
-  const row = await trx
-    .selectFrom('flow_leads')
-    .select('contact_source_id')
-    .where('team_id', '=', task.team_id)
-    .where('uuid', '=', task.flow_lead_uuid)
-    .executeTakeFirst();
-  return row?.contact_source_id ?? 1;
-}
-
-/** The "sent" event and conversion of a done action. */
-async function recordSent(trx: Executor, task: TaskRow, request: ActionRequest, now: Date) {
-  const sent = SENT_EVENTS[request.type];
-  if (!sent) return;
-  const [sender, automation, source] = await Promise.all([
-    senderObject(trx, task.team_id, task.sender_profile_uuid),
-    flowObject(trx, task.team_id, task.flow_uuid),
-    contactSourceOf(trx, task),
-  ]);
-  const sentAt = now.toISOString();
-  const objects =
-    request.type === 'linkedin_send_connection_request'
-      ? {
-          linkedin_connection_request: {
-            ln_id: request.lead.ln_id,
-            nickname: request.lead.linkedin,
-            sent_at: sentAt,
-          },
-        }
-      : request.type === 'email_send_message'
-        ? {}
-        : {
-            linkedin_message: {
-              uuid: task.uuid,
-              subject: request.subject,
-              text: request.text,
-              type: 'outbox',
-              status: 'done',
-              linkedin_type: request.type === 'linkedin_send_inmail' ? 'InMail' : 'message',
-              sent_at: sentAt,
-              read_at: null,
-            },
-          };
-  await emitEvents(trx, task.team_id, [
-    {
-      name: sent.event,
-      leadUuid: task.lead_uuid,
-      sender_profile: sender,
-      automation,
-      occurredAt: now,
-      ...objects,
+function sentObjects(task: TaskRow, request: ActionRequest, sentAt: string): Partial<EventInput> {
+  if (request.type === 'linkedin_send_connection_request') {
+    return {
+      linkedin_connection_request: {
+        ln_id: request.lead.ln_id,
+        nickname: request.lead.linkedin,
+        sent_at: sentAt,
+      },
+    };
+  }
+  if (request.type === 'email_send_message') return {};
+  return {
+    linkedin_message: {
+      uuid: task.uuid,
+      subject: request.subject,
+      text: request.text,
+      type: 'outbox',
+      status: 'done',
+      linkedin_type: request.type === 'linkedin_send_inmail' ? 'InMail' : 'message',
+      sent_at: sentAt,
+      read_at: null,
     },
+  };
+}
+
+/** The "sent" events and conversions of done actions, one statement each. */
+async function recordSent(trx: Executor, teamId: number, done: ActionResult[], now: Date) {
+  const sends = done.filter((d) => SENT[d.request.type]);
+  if (sends.length === 0) return;
+  const senderUuids = [...new Set(sends.map((d) => d.task.sender_profile_uuid))];
+  const flowUuids = [...new Set(sends.map((d) => d.task.flow_uuid))];
+  const [senders, flows] = await Promise.all([
+    Promise.all(senderUuids.map((uuid) => senderObject(trx, teamId, uuid))),
+    Promise.all(flowUuids.map((uuid) => flowObject(trx, teamId, uuid))),
   ]);
-  if (task.flow_uuid && task.flow_node_id !== null) {
-    await trx
-      .insertInto('flow_conversion_deltas')
-      .values({
-        team_id: task.team_id,
-        flow_uuid: task.flow_uuid,
-        flow_node_id: task.flow_node_id,
-        contact_source_id: source,
-        channel: sent.channel,
-        kind: 'sent',
-        delta: 1,
-        occurred_at: now,
-      })
-      .execute();
+  const senderOf = new Map(senderUuids.map((uuid, i) => [uuid, senders[i] ?? null]));
+  const flowOf = new Map(flowUuids.map((uuid, i) => [uuid, flows[i] ?? null]));
+  const sentAt = now.toISOString();
+  await emitEvents(
+    trx,
+    teamId,
+    sends.map(({ task, request }) => ({
+      name: (SENT[request.type] as { event: EventName }).event,
+      leadUuid: task.lead_uuid,
+      sender_profile: senderOf.get(task.sender_profile_uuid) ?? null,
+      automation: flowOf.get(task.flow_uuid) ?? null,
+      occurredAt: now,
+      ...sentObjects(task, request, sentAt),
+    })),
+  );
+  const conversions = sends
+    .filter((d) => d.task.flow_uuid && d.task.flow_node_id !== null && d.task.flow_lead_uuid)
+    .map((d) => ({
+      flow_lead_uuid: d.task.flow_lead_uuid,
+      flow_node_id: d.task.flow_node_id,
+      channel: (SENT[d.request.type] as { channel: string }).channel,
+    }));
+  if (conversions.length > 0) {
+    await sql`
+      insert into flow_conversion_deltas (team_id, flow_uuid, flow_node_id, contact_source_id, channel, kind, delta, occurred_at)
+      select ${teamId}, fl.flow_uuid, v.flow_node_id, fl.contact_source_id, v.channel, 'sent', 1, ${now}
+      from jsonb_to_recordset(${JSON.stringify(conversions)}::jsonb) as v(flow_lead_uuid uuid, flow_node_id int, channel text)
+      join flow_leads fl on fl.team_id = ${teamId} and fl.uuid = v.flow_lead_uuid
+    `.execute(trx);
   }
 }
 
-/** Hands the task back to the dispatcher (the action did not happen), due at `at`. */
+/** Hands a task back to the dispatcher (the action did not happen), due at `at`. */
 async function handBack(
   trx: Executor,
   task: TaskRow,
@@ -181,81 +186,116 @@ async function handBack(
     .execute();
 }
 
-export async function recordOutcome(
+async function seatLoggedOut(trx: Executor, result: ActionResult, message: string, now: Date) {
+  const { task } = result;
+  await sql`
+    update linkedin_browsers set status = 'login_issue', error_reason = ${message}, updated_at = ${now}
+    where team_id = ${task.team_id} and sender_profile_uuid = ${task.sender_profile_uuid}
+  `.execute(trx);
+  await emitEvents(trx, task.team_id, [
+    {
+      name: 'sender_profile_issue',
+      sender_profile: await senderObject(trx, task.team_id, task.sender_profile_uuid),
+      issue: {
+        type: result.outcome.ok || result.outcome.reason !== 'no_channel' ? 'login_issue' : 'no_channel',
+        message,
+      },
+      occurredAt: now,
+    },
+  ]);
+}
+
+/** Records the outcomes of one sender's actions (all of one team) in one transaction. */
+export async function recordOutcomes(
   db: Database,
-  input: {
-    task: TaskRow;
-    request: ActionRequest;
-    outcome: ActionOutcome;
-    now: Date;
-    driver: string;
-    maxAttempts: number;
-  },
+  results: ActionResult[],
+  now: Date,
+  maxAttempts: number,
 ): Promise<OutcomeEffect> {
-  const { task, request, outcome, now } = input;
-  return db.transaction().execute(async (trx) => {
-    if (outcome.ok) {
-      if (await closeTask(trx, task, now, { status: 'closed', remote_ref: outcome.remoteRef ?? null })) {
-        await recordSent(trx, task, request, now);
+  const effect: OutcomeEffect = { pauseActions: new Map(), pauseChannel: false };
+  const teamId = results[0]?.task.team_id;
+  if (teamId === undefined) return effect;
+  await db.transaction().execute(async (trx) => {
+    const closings: Closing[] = [];
+    const done: ActionResult[] = [];
+    for (const result of results) {
+      const { task, request, outcome } = result;
+      if (outcome.ok) {
+        closings.push({
+          uuid: task.uuid,
+          status: 'closed',
+          remote_ref: outcome.remoteRef ?? null,
+          error_msg: null,
+          code: null,
+        });
+        done.push(result);
+        continue;
       }
-      return {};
-    }
-    const message = `${outcome.reason}: ${outcome.message}`;
-    switch (FAILURE_HANDLING[outcome.reason]) {
-      case 'skip':
-        await closeTask(trx, task, now, { status: 'skipped', error_msg: message, code: outcome.reason });
-        if (outcome.reason === 'already_connected' && task.sender_profile_uuid) {
-          // The trigger that waits for an acceptance must see it.
-          await ingestSignalsIn(trx, task.team_id, now, [
-            {
-              kind: 'connection_accepted',
-              leadUuid: task.lead_uuid,
-              senderProfileUuid: task.sender_profile_uuid,
-              occurredAt: now,
-              externalKey: `already_connected:${task.sender_profile_uuid}:${task.lead_uuid}`,
-            },
-          ]);
-        }
-        return {};
-      case 'fail':
-        await closeTask(trx, task, now, { status: 'failed', error_msg: message, code: outcome.reason });
-        return {};
-      case 'retry': {
-        const attempts = task.attempts + 1;
-        if (attempts >= input.maxAttempts) {
-          await closeTask(trx, task, now, {
-            status: 'failed',
+      const message = `${outcome.reason}: ${outcome.message}`;
+      switch (FAILURE_HANDLING[outcome.reason]) {
+        case 'skip':
+          closings.push({
+            uuid: task.uuid,
+            status: 'skipped',
+            remote_ref: null,
             error_msg: message,
-            code: 'too_many_attempts',
+            code: outcome.reason,
           });
-          return {};
+          if (outcome.reason === 'already_connected' && task.sender_profile_uuid) {
+            // The trigger that waits for an acceptance must see it.
+            await ingestSignalsIn(trx, teamId, now, [
+              {
+                kind: 'connection_accepted',
+                leadUuid: task.lead_uuid,
+                senderProfileUuid: task.sender_profile_uuid,
+                occurredAt: now,
+                externalKey: `already_connected:${task.sender_profile_uuid}:${task.lead_uuid}`,
+              },
+            ]);
+          }
+          break;
+        case 'fail':
+          closings.push({
+            uuid: task.uuid,
+            status: 'failed',
+            remote_ref: null,
+            error_msg: message,
+            code: outcome.reason,
+          });
+          break;
+        case 'retry': {
+          const attempts = task.attempts + 1;
+          if (attempts >= maxAttempts) {
+            closings.push({
+              uuid: task.uuid,
+              status: 'failed',
+              remote_ref: null,
+              error_msg: message,
+              code: 'too_many_attempts',
+            });
+          } else {
+            const backoff = outcome.retryAfterMs ?? 60_000 * 4 ** (attempts - 1);
+            await handBack(trx, task, new Date(now.getTime() + backoff), now, true, message);
+          }
+          break;
         }
-        const backoff = outcome.retryAfterMs ?? 60_000 * 4 ** (attempts - 1);
-        await handBack(trx, task, new Date(now.getTime() + backoff), now, true, message);
-        return {};
-      }
-      case 'limit':
-        await handBack(trx, task, task.schedule_at ?? now, now, false, message);
-        return {
-          pauseAction: request.type,
-          ...(outcome.retryAfterMs ? { pauseMs: outcome.retryAfterMs } : {}),
-        };
-      default: {
-        await handBack(trx, task, task.schedule_at ?? now, now, false, message);
-        await sql`
-          update linkedin_browsers set status = 'login_issue', error_reason = ${message}, updated_at = ${now}
-          where team_id = ${task.team_id} and sender_profile_uuid = ${task.sender_profile_uuid}
-        `.execute(trx);
-        await emitEvents(trx, task.team_id, [
-          {
-            name: 'sender_profile_issue',
-            sender_profile: await senderObject(trx, task.team_id, task.sender_profile_uuid),
-            issue: { type: outcome.reason === 'no_channel' ? 'no_channel' : 'login_issue', message },
-            occurredAt: now,
-          },
-        ]);
-        return { pauseChannel: true };
+        case 'limit':
+          await handBack(trx, task, task.schedule_at ?? now, now, false, message);
+          effect.pauseActions.set(request.type, outcome.retryAfterMs);
+          break;
+        default:
+          await handBack(trx, task, task.schedule_at ?? now, now, false, message);
+          if (!effect.pauseChannel) await seatLoggedOut(trx, result, message, now);
+          effect.pauseChannel = true;
       }
     }
+    const closed = await closeTasks(trx, teamId, closings, now);
+    await recordSent(
+      trx,
+      teamId,
+      done.filter((d) => closed.has(d.task.uuid)),
+      now,
+    );
   });
+  return effect;
 }

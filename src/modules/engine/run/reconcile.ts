@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../../../db/database.js';
 import { channelOf, type DriverRegistry, isActionType, type OutcomeCheck } from '../drivers/driver.js';
 import { buildRequest } from './dispatch.js';
-import { recordOutcome, wakeEnrollment } from './outcomes.js';
+import { recordOutcomes, wakeEnrollment } from './outcomes.js';
 import type { TaskRow } from './work.js';
 
 export type ReconcileDeps = {
@@ -47,14 +47,12 @@ export async function reconcileUnconfirmed(deps: ReconcileDeps, now: Date, limit
     if (outcome === 'done') {
       const request = await buildRequest(db, task, now);
       if (request) {
-        await recordOutcome(db, {
-          task,
-          request,
-          outcome: { ok: true, remoteRef: 'reconciled' },
+        await recordOutcomes(
+          db,
+          [{ task, request, outcome: { ok: true, remoteRef: 'reconciled' } }],
           now,
-          driver: 'reconciler',
-          maxAttempts: deps.maxAttempts,
-        });
+          deps.maxAttempts,
+        );
         continue;
       }
     }
@@ -69,7 +67,7 @@ export async function reconcileUnconfirmed(deps: ReconcileDeps, now: Date, limit
           .execute();
         await trx
           .updateTable('sender_channel_state')
-          .set({ next_dispatch_at: now })
+          .set({ next_dispatch_at: now, pending_dispatch_at: now })
           .where('team_id', '=', task.team_id)
           .where('sender_profile_uuid', '=', task.sender_profile_uuid as string)
           .execute();

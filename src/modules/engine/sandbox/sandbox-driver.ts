@@ -17,106 +17,194 @@ function responseDelayMs(settings: SandboxSettings, ...parts: Array<string | num
   return Math.round((settings.minResponseSeconds + uniform('delay', settings.seed, ...parts) * span) * 1000);
 }
 
+type Decision =
+  | { outcome: ActionOutcome }
+  | { record: { response: 'accept' | 'reply' | null; respondAt: Date | null } };
+
+/** What the network knows about one sender: its connections and its invitations of the last 7 days. */
+type SenderState = { connected: Set<string>; pending: Set<string>; weekInvites: number };
+
+async function loadState(
+  db: Database,
+  teamId: number,
+  senderUuid: string,
+  leads: string[],
+  at: Date,
+): Promise<SenderState> {
+  const [links, week] = await Promise.all([
+    sql<{ lead_uuid: string; connected: boolean }>`
+      select lead_uuid, bool_or(response = 'accept' and responded_at is not null) as connected
+      from sandbox_linkedin_actions
+      where team_id = ${teamId} and sender_profile_uuid = ${senderUuid} and lead_uuid = any(${leads}::uuid[])
+        and action = 'linkedin_send_connection_request' and coalesce(response, '') <> 'withdrawn'
+      group by lead_uuid
+    `.execute(db),
+    sql<{ n: number }>`
+      select count(*)::int as n from sandbox_linkedin_actions
+      where team_id = ${teamId} and sender_profile_uuid = ${senderUuid}
+        and action = 'linkedin_send_connection_request' and performed_at > ${new Date(at.getTime() - 7 * 86_400_000)}
+    `.execute(db),
+  ]);
+  return {
+    connected: new Set(links.rows.filter((r) => r.connected).map((r) => r.lead_uuid)),
+    pending: new Set(links.rows.filter((r) => !r.connected).map((r) => r.lead_uuid)),
+    weekInvites: week.rows[0]?.n ?? 0,
+  };
+}
+
 export function createSandboxDriver(db: Database, settings: SandboxSettings): ChannelDriver {
-  async function connection(request: ActionRequest) {
-    const rows = await sql<{ response: string | null; responded: boolean }>`
-      select response, responded_at is not null as responded from sandbox_linkedin_actions
-      where team_id = ${request.teamId} and sender_profile_uuid = ${request.senderProfileUuid}
-        and lead_uuid = ${request.lead.uuid} and action = 'linkedin_send_connection_request'
-    `.execute(db);
-    if (rows.rows.some((r) => r.response === 'accept' && r.responded)) return 'connected' as const;
-    if (rows.rows.some((r) => r.response !== 'withdrawn')) return 'pending' as const;
-    return 'none' as const;
-  }
-
-  async function record(request: ActionRequest, response: 'accept' | 'reply' | null, respondAt: Date | null) {
-    const row = await db
-      .insertInto('sandbox_linkedin_actions')
-      .values({
-        team_id: request.teamId,
-        sender_profile_uuid: request.senderProfileUuid,
-        lead_uuid: request.lead.uuid,
-        action: request.type,
-        task_uuid: request.taskUuid,
-        text: request.text,
-        performed_at: request.at,
-        response,
-        respond_at: respondAt,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return { ok: true as const, remoteRef: `sandbox:${row.id}` };
-  }
-
   const later = (request: ActionRequest, kind: string) =>
     new Date(
       request.at.getTime() + responseDelayMs(settings, kind, request.senderProfileUuid, request.lead.uuid),
     );
 
-  return {
-    name: 'sandbox',
-    async perform(request): Promise<ActionOutcome> {
-      const seed = settings.seed;
-      switch (request.type) {
-        case 'linkedin_send_connection_request': {
-          const state = await connection(request);
-          if (state === 'connected')
-            return { ok: false, reason: 'already_connected', message: 'Already connected.' };
-          if (state === 'pending')
-            return { ok: false, reason: 'pending', message: 'An invitation is already pending.' };
-          const week = await sql<{ n: number }>`
-            select count(*)::int as n from sandbox_linkedin_actions
-            where team_id = ${request.teamId} and sender_profile_uuid = ${request.senderProfileUuid}
-              and action = 'linkedin_send_connection_request'
-              and performed_at > ${new Date(request.at.getTime() - 7 * 86_400_000)}
-          `.execute(db);
-          if ((week.rows[0]?.n ?? 0) >= settings.weeklyInvitationLimit) {
-            return {
+  /** The network's answer to one request, updating `state` as if it was done (for the next in a batch). */
+  function decide(request: ActionRequest, state: SenderState): Decision {
+    const seed = settings.seed;
+    const lead = request.lead.uuid;
+    switch (request.type) {
+      case 'linkedin_send_connection_request': {
+        if (state.connected.has(lead))
+          return { outcome: { ok: false, reason: 'already_connected', message: 'Already connected.' } };
+        if (state.pending.has(lead))
+          return { outcome: { ok: false, reason: 'pending', message: 'An invitation is already pending.' } };
+        if (state.weekInvites >= settings.weeklyInvitationLimit) {
+          return {
+            outcome: {
               ok: false,
               reason: 'weekly_limit',
               message: 'You have reached the weekly invitation limit.',
-            };
-          }
-          const accepts =
-            uniform('accept', seed, request.senderProfileUuid, request.lead.uuid) < settings.acceptRate;
-          return record(request, accepts ? 'accept' : null, accepts ? later(request, 'accept') : null);
+            },
+          };
         }
-        case 'linkedin_send_message': {
-          if ((await connection(request)) !== 'connected') {
-            return {
+        state.pending.add(lead);
+        state.weekInvites += 1;
+        const accepts = uniform('accept', seed, request.senderProfileUuid, lead) < settings.acceptRate;
+        return {
+          record: {
+            response: accepts ? 'accept' : null,
+            respondAt: accepts ? later(request, 'accept') : null,
+          },
+        };
+      }
+      case 'linkedin_send_message': {
+        if (!state.connected.has(lead)) {
+          return {
+            outcome: {
               ok: false,
               reason: 'not_connected',
               message: 'Messages need a connection; send an InMail instead.',
-            };
-          }
-          const replies =
-            uniform('reply', seed, request.senderProfileUuid, request.lead.uuid) < settings.replyRate;
-          return record(request, replies ? 'reply' : null, replies ? later(request, 'reply') : null);
+            },
+          };
         }
-        case 'linkedin_send_inmail': {
-          const replies =
-            uniform('inmail', seed, request.senderProfileUuid, request.lead.uuid) < settings.replyRate;
-          return record(request, replies ? 'reply' : null, replies ? later(request, 'inmail') : null);
-        }
-        case 'linkedin_withdraw_connection_request': {
-          const withdrawn = await sql`
-            update sandbox_linkedin_actions set response = 'withdrawn', respond_at = null
-            where team_id = ${request.teamId} and sender_profile_uuid = ${request.senderProfileUuid}
-              and lead_uuid = ${request.lead.uuid} and action = 'linkedin_send_connection_request'
-              and responded_at is null and coalesce(response, '') <> 'withdrawn'
-          `.execute(db);
-          if (Number(withdrawn.numAffectedRows ?? 0) === 0) {
-            return { ok: false, reason: 'nothing_to_do', message: 'No pending invitation to withdraw.' };
-          }
-          return record(request, null, null);
-        }
-        case 'email_send_message':
-          return { ok: false, reason: 'no_channel', message: 'The sandbox network is LinkedIn only.' };
-        default:
-          // Visits, likes, comments and endorsements always work in the sandbox.
-          return record(request, null, null);
+        const replies = uniform('reply', seed, request.senderProfileUuid, lead) < settings.replyRate;
+        return {
+          record: { response: replies ? 'reply' : null, respondAt: replies ? later(request, 'reply') : null },
+        };
       }
+      case 'linkedin_send_inmail': {
+        const replies = uniform('inmail', seed, request.senderProfileUuid, lead) < settings.replyRate;
+        return {
+          record: {
+            response: replies ? 'reply' : null,
+            respondAt: replies ? later(request, 'inmail') : null,
+          },
+        };
+      }
+      case 'email_send_message':
+        return {
+          outcome: { ok: false, reason: 'no_channel', message: 'The sandbox network is LinkedIn only.' },
+        };
+      default:
+        // Visits, likes, comments and endorsements always work in the sandbox.
+        return { record: { response: null, respondAt: null } };
+    }
+  }
+
+  async function withdraw(request: ActionRequest): Promise<ActionOutcome> {
+    const withdrawn = await sql`
+      update sandbox_linkedin_actions set response = 'withdrawn', respond_at = null
+      where team_id = ${request.teamId} and sender_profile_uuid = ${request.senderProfileUuid}
+        and lead_uuid = ${request.lead.uuid} and action = 'linkedin_send_connection_request'
+        and responded_at is null and coalesce(response, '') <> 'withdrawn'
+    `.execute(db);
+    if (Number(withdrawn.numAffectedRows ?? 0) === 0) {
+      return { ok: false, reason: 'nothing_to_do', message: 'No pending invitation to withdraw.' };
+    }
+    return (await recordAll([request], [{ response: null, respondAt: null }]))[0]!;
+  }
+
+  /** Records the actions (one insert) and answers ok with their references. */
+  async function recordAll(
+    requests: ActionRequest[],
+    records: Array<{ response: 'accept' | 'reply' | null; respondAt: Date | null }>,
+  ) {
+    if (requests.length === 0) return [];
+    const rows = await db
+      .insertInto('sandbox_linkedin_actions')
+      .values(
+        requests.map((request, i) => ({
+          team_id: request.teamId,
+          sender_profile_uuid: request.senderProfileUuid,
+          lead_uuid: request.lead.uuid,
+          action: request.type,
+          task_uuid: request.taskUuid,
+          text: request.text,
+          performed_at: request.at,
+          response: records[i]!.response,
+          respond_at: records[i]!.respondAt,
+        })),
+      )
+      .returning(['id', 'task_uuid'])
+      .execute();
+    const idOf = new Map(rows.map((r) => [r.task_uuid, r.id]));
+    return requests.map((request) => ({
+      ok: true as const,
+      remoteRef: `sandbox:${idOf.get(request.taskUuid)}`,
+    }));
+  }
+
+  async function performMany(requests: ActionRequest[]): Promise<ActionOutcome[]> {
+    const first = requests[0];
+    if (!first) return [];
+    const state = await loadState(
+      db,
+      first.teamId,
+      first.senderProfileUuid,
+      requests.map((r) => r.lead.uuid),
+      first.at,
+    );
+    const outcomes: ActionOutcome[] = new Array(requests.length);
+    const toRecord: number[] = [];
+    const records: Array<{ response: 'accept' | 'reply' | null; respondAt: Date | null }> = [];
+    for (const [i, request] of requests.entries()) {
+      if (request.type === 'linkedin_withdraw_connection_request') {
+        outcomes[i] = await withdraw(request);
+        continue;
+      }
+      const decision = decide(request, state);
+      if ('outcome' in decision) outcomes[i] = decision.outcome;
+      else {
+        toRecord.push(i);
+        records.push(decision.record);
+      }
+    }
+    const recorded = await recordAll(
+      toRecord.map((i) => requests[i]!),
+      records,
+    );
+    toRecord.forEach((i, k) => {
+      outcomes[i] = recorded[k]!;
+    });
+    return outcomes;
+  }
+
+  return {
+    name: 'sandbox',
+    async perform(request) {
+      return (await performMany([request]))[0]!;
     },
+    performMany,
     async checkOutcome(request): Promise<OutcomeCheck> {
       // The sandbox is the remote truth: it knows exactly whether it acted.
       const row = await db

@@ -1,0 +1,470 @@
+// The deterministic simulation: weeks of automation on a manual clock, senders in several time zones,
+// the sandbox LinkedIn network, and workers "killed" at random points (including between a send and
+// its record). It then checks the engine's promises on what really happened: what the sandbox was asked
+// to do is the remote truth, the database is what the engine believes. `npm run simulate` runs the full
+// scenario; a short one runs in the test suite.
+import { sql } from 'kysely';
+import type { Config } from '../../../config.js';
+import type { Database } from '../../../db/database.js';
+import { createAutomationEngine, createServices } from '../../../deps.js';
+import { manualClock, systemClock } from '../../../lib/clock.js';
+import { newId } from '../../../lib/ids.js';
+import { createLogger } from '../../../lib/logger.js';
+import { isOpenAt, localDate, type Schedule } from '../../../lib/schedule.js';
+import { selectInitialStageUuid } from '../../pipeline-stages/pipeline-stages.defaults.js';
+import { effectiveDailyLimit, isSenderActionType, weeklyLimit } from '../../senders/sender-limits.js';
+import { SimulatedCrash } from '../engine.js';
+import { uniform } from '../rng.js';
+import type { CrashPoint } from '../run/dispatch.js';
+
+export type SimulationOptions = {
+  seed: number;
+  days: number;
+  senders: number;
+  enrollments: number;
+  /** Probability that a worker dies at each crash point it passes. */
+  crashRate: number;
+  start?: Date;
+  log?: (line: string) => void;
+};
+
+export type Invariant = { name: string; violations: number; detail: string };
+
+export type SimulationReport = {
+  wallMs: number;
+  simulatedDays: number;
+  ticks: number;
+  steps: number;
+  actions: number;
+  crashes: number;
+  enrollments: Record<string, number>;
+  sends: Record<string, number>;
+  abShare: { branch1: number; total: number };
+  invariants: Invariant[];
+};
+
+export const SIM_ZONES = [
+  'America/New_York',
+  'Europe/Berlin',
+  'Australia/Lord_Howe',
+  'Asia/Kathmandu',
+  'America/Santiago',
+];
+
+const officeHours = (timezone: string): Schedule => ({
+  timezone,
+  use_lead_timezone: false,
+  timeblocks: [1, 2, 3, 4, 5].map((dow) => ({ dow, min: 540, max: 1080 })),
+});
+
+function nodes(warmTag: string, engagedTag: string) {
+  const specs = [
+    {
+      id: 1,
+      type: 'linkedin_send_connection_request',
+      payload: { template: 'Hi {{first_name}}, let us connect.' },
+      next: { 1: 2 },
+    },
+    {
+      id: 2,
+      type: 'trigger_linkedin_connection_request_accepted',
+      payload: { subtasks: [{ type: 'util_timer', payload: { wait_time: 7 * 86_400 } }] },
+      next: { 1: 3, 2: 10 },
+    },
+    {
+      id: 3,
+      type: 'linkedin_send_message',
+      payload: { template: 'Thanks for connecting, {{first_name}}!' },
+      delay_in_seconds: 3600,
+      next: { 1: 4 },
+    },
+    {
+      id: 4,
+      type: 'rule_ab_test',
+      payload: {
+        branches: [
+          { branch_id: 1, value: 50, is_enabled: true },
+          { branch_id: 2, value: 50, is_enabled: true },
+        ],
+      },
+      next: { 1: 5, 2: 7 },
+    },
+    {
+      id: 5,
+      type: 'rule_filter',
+      payload: {
+        branches: [{ branch_id: 1, filters: { mass_actions_filter: { tags: [warmTag] } } }, { branch_id: 0 }],
+      },
+      next: { 1: 6, 0: 10 },
+    },
+    { id: 6, type: 'gs_add_tag', payload: { tag_uuid: engagedTag }, next: { 1: 10 } },
+    { id: 7, type: 'util_timer', payload: { wait_time: 2 * 86_400 }, next: { 1: 8 } },
+    {
+      id: 8,
+      type: 'trigger_message_replied',
+      payload: { subtasks: [{ type: 'util_timer', payload: { wait_time: 3 * 86_400 } }] },
+      next: { 1: 10, 2: 9 },
+    },
+    {
+      id: 9,
+      type: 'linkedin_send_message',
+      payload: { template: 'Just following up, {{first_name}}.' },
+      next: { 1: 10 },
+    },
+    { id: 10, type: 'end' },
+  ];
+  const before = new Map<number, Array<{ node_id: number; branch_id: number }>>();
+  for (const spec of specs) {
+    for (const [branch, target] of Object.entries(spec.next ?? {})) {
+      before.set(target, [...(before.get(target) ?? []), { node_id: spec.id, branch_id: Number(branch) }]);
+    }
+  }
+  return specs.map((spec) => ({
+    id: spec.id,
+    type: spec.type,
+    automation: 'auto',
+    payload: spec.payload ?? [],
+    delay_in_seconds: spec.delay_in_seconds ?? 0,
+    before: before.get(spec.id) ?? [],
+    after: Object.entries(spec.next ?? {}).map(([branch, target]) => ({
+      node_id: target,
+      branch_id: Number(branch),
+    })),
+  }));
+}
+
+/** Builds the scenario set-based: a team, senders with sandbox seats, contacts, a running flow, enrollments. */
+async function setup(db: Database, config: Config, options: SimulationOptions, start: Date) {
+  const { identity } = createServices({ db, config, clock: systemClock });
+  const { team_id: teamId } = await identity.createUserWithTeam({
+    email: `sim-${newId()}@leadflow.local`,
+    teamName: 'Simulation',
+  });
+  const list = newId();
+  const [warm, engaged] = [newId(), newId()];
+  await db.insertInto('lists').values({ team_id: teamId, uuid: list, name: 'Simulation' }).execute();
+  await db
+    .insertInto('tags')
+    .values([
+      { team_id: teamId, uuid: warm, name: 'Warm' },
+      { team_id: teamId, uuid: engaged, name: 'Engaged' },
+    ])
+    .execute();
+  const stage = await selectInitialStageUuid(db, teamId, 'lead');
+  await sql`
+    insert into leads (team_id, uuid, list_uuid, pipeline_stage_uuid, first_name, last_name, name, linkedin, tags, custom_fields)
+    select ${teamId}, leadflow_uuid_v7(), ${list}, ${stage}, 'Sim' || i, 'Contact', 'Sim' || i || ' Contact',
+      'sim-contact-' || i, case when i % 3 = 0 then array[${warm}::uuid] else '{}'::uuid[] end, '{}'
+    from generate_series(1, ${options.enrollments}) i
+  `.execute(db);
+  const senders = Array.from({ length: options.senders }, (_, i) => ({
+    team_id: teamId,
+    uuid: newId(),
+    first_name: `Sender${i}`,
+    schedule: JSON.stringify(officeHours(SIM_ZONES[i % SIM_ZONES.length] as string)),
+    limits: '{}',
+    weekly_limits: '{}',
+    created_at: new Date(start.getTime() - 60 * 86_400_000),
+  }));
+  await db.insertInto('sender_profiles').values(senders).execute();
+  await db
+    .insertInto('linkedin_browsers')
+    .values(
+      senders.map((s) => ({
+        team_id: teamId,
+        sender_profile_uuid: s.uuid,
+        driver: 'sandbox' as const,
+        status: 'running' as const,
+      })),
+    )
+    .execute();
+  const flow = newId();
+  const version = newId();
+  await db
+    .insertInto('flows')
+    .values({
+      team_id: teamId,
+      uuid: flow,
+      name: 'Simulated outreach',
+      flow_version_uuid: version,
+      schedule: JSON.stringify(officeHours('UTC')),
+      use_sender_schedule: true,
+      status: 'on',
+      settings: '{}',
+    })
+    .execute();
+  await db
+    .insertInto('flow_versions')
+    .values({
+      team_id: teamId,
+      uuid: version,
+      flow_uuid: flow,
+      nodes: JSON.stringify(nodes(warm, engaged)),
+      contact_sources: JSON.stringify([
+        {
+          id: 1,
+          name: null,
+          rotation_strategy: 'fair',
+          sender_profiles: senders.map((s) => s.uuid),
+          after_id: 1,
+          mass_actions_filter: null,
+          filter_tree_format: null,
+        },
+      ]),
+      first_common_node_id: 10,
+    })
+    .execute();
+  await sql`
+    insert into flow_leads (team_id, uuid, flow_uuid, flow_version_uuid, lead_uuid, contact_source_id, status,
+      flow_node_id, next_run_at, flow_active, started_at)
+    select ${teamId}, leadflow_uuid_v7(), ${flow}, ${version}, l.uuid, 1, 'in_progress', 1, ${start}, true, ${start}
+    from leads l where l.team_id = ${teamId}
+  `.execute(db);
+  return { teamId, flow };
+}
+
+async function count(db: Database, query: ReturnType<typeof sql<{ n: number }>>): Promise<number> {
+  return (await query.execute(db)).rows[0]?.n ?? 0;
+}
+
+/** The engine's promises, checked against the sandbox's record of what it was asked to do. */
+async function checkInvariants(db: Database, teamId: number, flow: string): Promise<Invariant[]> {
+  const invariants: Invariant[] = [];
+
+  const doubles = await count(
+    db,
+    sql<{ n: number }>`
+      select count(*)::int as n from (
+        select t.flow_lead_uuid, t.step from sandbox_linkedin_actions a
+        join tasks t on t.team_id = a.team_id and t.uuid = a.task_uuid
+        where a.team_id = ${teamId} group by t.flow_lead_uuid, t.step having count(*) > 1
+      ) d`,
+  );
+  invariants.push({
+    name: 'no double sends',
+    violations: doubles,
+    detail: 'enrollment steps the network acted on more than once',
+  });
+
+  const senders = await db.selectFrom('sender_profiles').selectAll().where('team_id', '=', teamId).execute();
+  const senderMap = new Map(senders.map((s) => [s.uuid, s]));
+  const actions = await db
+    .selectFrom('sandbox_linkedin_actions')
+    .select(['sender_profile_uuid', 'action', 'performed_at', 'lead_uuid'])
+    .where('team_id', '=', teamId)
+    .execute();
+  let outside = 0;
+  const perDay = new Map<string, number>();
+  for (const action of actions) {
+    const sender = senderMap.get(action.sender_profile_uuid);
+    if (!sender) continue;
+    if (!isOpenAt(sender.schedule, action.performed_at)) outside += 1;
+    const day = localDate(action.performed_at, sender.schedule.timezone);
+    const key = `${sender.uuid}|${action.action}|${day}`;
+    perDay.set(key, (perDay.get(key) ?? 0) + 1);
+  }
+  invariants.push({
+    name: 'no action outside its window',
+    violations: outside,
+    detail: `${actions.length} actions checked against their sender's schedule`,
+  });
+
+  let overruns = 0;
+  let weeklyOverruns = 0;
+  for (const [key, n] of perDay) {
+    const [uuid, action, day] = key.split('|') as [string, string, string];
+    const sender = senderMap.get(uuid);
+    if (!sender || !isSenderActionType(action)) continue;
+    if (n > effectiveDailyLimit(sender, action, day)) overruns += 1;
+    const weekly = weeklyLimit(sender, action);
+    if (weekly !== null) {
+      // The 7 local days ending on `day`.
+      let week = 0;
+      for (let i = 0; i < 7; i += 1) {
+        const d = new Date(`${day}T12:00:00Z`);
+        d.setUTCDate(d.getUTCDate() - i);
+        week += perDay.get(`${uuid}|${action}|${d.toISOString().slice(0, 10)}`) ?? 0;
+      }
+      if (week > weekly) weeklyOverruns += 1;
+    }
+  }
+  invariants.push({
+    name: 'no daily limit overrun',
+    violations: overruns,
+    detail: `${perDay.size} sender-action-days`,
+  });
+  invariants.push({
+    name: 'no weekly invitation overrun',
+    violations: weeklyOverruns,
+    detail: 'rolling 7 local days',
+  });
+
+  const afterReply = await count(
+    db,
+    sql<{ n: number }>`
+      select count(*)::int as n from sandbox_linkedin_actions a
+      where a.team_id = ${teamId} and exists (
+        select 1 from sandbox_linkedin_actions r
+        where r.team_id = a.team_id and r.sender_profile_uuid = a.sender_profile_uuid and r.lead_uuid = a.lead_uuid
+          and r.response = 'reply' and r.responded_at is not null and r.responded_at < a.performed_at)`,
+  );
+  invariants.push({
+    name: 'a reply stops the sequence',
+    violations: afterReply,
+    detail: 'sends to a contact after its reply reached the engine',
+  });
+
+  const stuck = await count(
+    db,
+    sql<{ n: number }>`
+      select count(*)::int as n from flow_leads fl
+      where fl.team_id = ${teamId} and fl.flow_uuid = ${flow} and (
+        (fl.status in ('finished', 'canceled', 'failed', 'paused') and fl.reason is null)
+        or (fl.status = 'in_progress' and fl.next_run_at is null and not (
+          fl.wait ->> 'kind' in ('hold', 'manual')
+          or exists (
+            select 1 from tasks t where t.team_id = fl.team_id and t.flow_lead_uuid = fl.uuid and t.step = fl.step
+              and t.status = 'in_progress' and t.schedule_at is not null)
+        ))
+      )`,
+  );
+  invariants.push({
+    name: 'no stuck enrollment',
+    violations: stuck,
+    detail: 'ended without a reason, or waiting on nothing',
+  });
+
+  const taskDrift = await count(
+    db,
+    sql<{ n: number }>`
+      select count(*)::int as n from (
+        select coalesce(d.k, t.k) as k from
+          (select concat_ws('|', flow_uuid, flow_node_id, type, status, fork_result) as k, sum(delta) as n
+            from task_count_deltas where team_id = ${teamId} group by 1 having sum(delta) <> 0) d
+          full join (select concat_ws('|', flow_uuid, flow_node_id, type, status, fork_result) as k, count(*) as n
+            from tasks where team_id = ${teamId} group by 1) t on t.k = d.k
+        where d.n is distinct from t.n
+      ) x`,
+  );
+  const enrollmentDrift = await count(
+    db,
+    sql<{ n: number }>`
+      select count(*)::int as n from (
+        select 1 from
+          (select status, sum(delta) as n from flow_lead_count_deltas where team_id = ${teamId} group by 1 having sum(delta) <> 0) d
+          full join (select status, count(*) as n from flow_leads where team_id = ${teamId} group by 1) f on f.status = d.status
+        where d.n is distinct from f.n
+      ) x`,
+  );
+  const sentDrift = await count(
+    db,
+    sql<{ n: number }>`
+      select count(*)::int as n from (
+        select 1 from
+          (select flow_node_id, sum(delta) as n from flow_conversion_deltas
+            where team_id = ${teamId} and kind = 'sent' group by 1) c
+          full join (select flow_node_id, count(*) as n from tasks
+            where team_id = ${teamId} and status = 'closed' and type like 'linkedin_send_%' group by 1) t
+            on t.flow_node_id = c.flow_node_id
+        where c.n is distinct from t.n
+      ) x`,
+  );
+  invariants.push({
+    name: 'statistics equal a recount',
+    violations: taskDrift + enrollmentDrift + sentDrift,
+    detail: `task groups ${taskDrift}, enrollment statuses ${enrollmentDrift}, sent per node ${sentDrift} differ`,
+  });
+  return invariants;
+}
+
+export async function runSimulation(
+  db: Database,
+  config: Config,
+  options: SimulationOptions,
+): Promise<SimulationReport> {
+  const log = options.log ?? (() => {});
+  const start = options.start ?? new Date('2026-03-02T00:00:00Z'); // a Monday; spans a DST change
+  const end = new Date(start.getTime() + options.days * 86_400_000);
+  const clock = manualClock(start);
+  const { teamId, flow } = await setup(db, config, options, start);
+  log(
+    `  setup: ${options.enrollments} contacts enrolled, ${options.senders} senders in ${SIM_ZONES.length} zones`,
+  );
+
+  let crashes = 0;
+  let draws = 0;
+  const crashPoint = (point: CrashPoint) => {
+    draws += 1;
+    if (options.crashRate > 0 && uniform('crash', options.seed, draws) < options.crashRate) {
+      crashes += 1;
+      throw new SimulatedCrash(point);
+    }
+  };
+  const engine = createAutomationEngine({ db, config, clock }, createLogger('silent'), {
+    crashPoint,
+    sleep: async () => {},
+  });
+  const started = performance.now();
+  let ticks = 0;
+  let steps = 0;
+  let actions = 0;
+  let lastDay = -1;
+  while (clock.now() < end) {
+    ticks += 1;
+    let idle = true;
+    try {
+      const result = await engine.tick();
+      steps += result.steps;
+      actions += result.actions;
+      idle = result.claimed + result.actions + result.answers + result.reconciled === 0;
+    } catch (error) {
+      // A "killed" worker: its in-memory state is gone; the next tick is a fresh start.
+      if (!(error instanceof SimulatedCrash)) throw error;
+      idle = false;
+    }
+    if (idle) {
+      const next = await engine.nextWakeAt();
+      const now = clock.now().getTime();
+      clock.set(new Date(Math.min(end.getTime(), Math.max(now + 1000, next?.getTime() ?? end.getTime()))));
+    }
+    const day = Math.floor((clock.now().getTime() - start.getTime()) / 86_400_000);
+    if (day !== lastDay) {
+      lastDay = day;
+      log(`  day ${day}: ${ticks} ticks, ${steps} steps, ${actions} actions, ${crashes} crashes`);
+    }
+  }
+  const wallMs = performance.now() - started;
+  const statuses = await sql<{ key: string; n: number }>`
+    select status || coalesce(':' || reason, '') as key, count(*)::int as n from flow_leads
+    where team_id = ${teamId} group by 1 order by 2 desc`.execute(db);
+  const sends = await sql<{ key: string; n: number }>`
+    select action as key, count(*)::int as n from sandbox_linkedin_actions where team_id = ${teamId} group by 1`.execute(
+    db,
+  );
+  const ab = await sql<{ b1: number; total: number }>`
+    select count(*) filter (where fork_result = 1)::int as b1, count(*)::int as total from tasks
+    where team_id = ${teamId} and type = 'rule_ab_test'`.execute(db);
+  const b1 = ab.rows[0]?.b1 ?? 0;
+  const total = ab.rows[0]?.total ?? 0;
+  const invariants = await checkInvariants(db, teamId, flow);
+  // Within 1% of 50/50 once the sample makes 1% meaningful (3.5 standard deviations at 30,000);
+  // smaller samples are held to 3.5 standard deviations.
+  const tolerance = Math.max(0.01, 3.5 * Math.sqrt(0.25 / Math.max(total, 1)));
+  invariants.push({
+    name: 'A/B split on target',
+    violations: total > 0 && Math.abs(b1 / total - 0.5) > tolerance ? 1 : 0,
+    detail: `${b1} of ${total} took branch 1 (target 50%, tolerance ${(tolerance * 100).toFixed(1)}%)`,
+  });
+  return {
+    wallMs,
+    simulatedDays: options.days,
+    ticks,
+    steps,
+    actions,
+    crashes,
+    enrollments: Object.fromEntries(statuses.rows.map((r) => [r.key, r.n])),
+    sends: Object.fromEntries(sends.rows.map((r) => [r.key, r.n])),
+    abShare: { branch1: b1, total },
+    invariants,
+  };
+}
