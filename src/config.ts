@@ -41,6 +41,9 @@ export type Config = Readonly<{
     /** A webhook that has not succeeded once in this long is switched off. */
     disableAfterFailingMs: number;
   };
+  /** Encryption of secrets at rest (src/lib/secrets.ts); unset: a key file in the data dir. */
+  secretKey: string | undefined;
+  secretKeyPrevious: string[];
   /** The automation engine (src/modules/engine/CONTEXT.md). */
   engine: {
     /** Run the engine loops in worker processes (off: enrollments wait until a process runs them). */
@@ -237,6 +240,11 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       timeoutMs: read.int('LEADFLOW_WEBHOOK_TIMEOUT_MS', 10_000, 100),
       disableAfterFailingMs: read.int('LEADFLOW_WEBHOOK_DISABLE_AFTER_MS', 5 * 24 * 3600 * 1000, 1000),
     },
+    secretKey: read.optional('LEADFLOW_SECRET_KEY'),
+    secretKeyPrevious: (read.optional('LEADFLOW_SECRET_KEY_PREVIOUS') ?? '')
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean),
     engine: {
       enabled: read.bool('LEADFLOW_ENGINE_ENABLED', true),
       pollIntervalMs: read.int('LEADFLOW_ENGINE_POLL_INTERVAL_MS', 250, 10, 60_000),

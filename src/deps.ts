@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { JobHandler } from './jobs/queue.js';
 import type { Clock } from './lib/clock.js';
+import { loadSecretBox, type SecretBox } from './lib/secrets.js';
 import { selectExistingAiTemplateUuids } from './modules/ai-templates/ai-templates.repository.js';
 import { createAiTemplatesService } from './modules/ai-templates/ai-templates.service.js';
 import { createBlacklistsService } from './modules/blacklists/blacklists.service.js';
@@ -44,6 +45,15 @@ import { createWebhookClient } from './modules/webhooks/webhook-client.js';
 import { createWebhooksService } from './modules/webhooks/webhooks.service.js';
 
 export type ServiceDeps = { db: Database; config: Config; clock: Clock };
+
+/** The secret box of this installation (configured key or the data dir's key file). */
+export function secretBoxOf(config: Config): SecretBox {
+  return loadSecretBox({
+    key: config.secretKey,
+    previous: config.secretKeyPrevious,
+    dataDir: config.dataDir,
+  });
+}
 
 export type EngineOptions = Partial<Pick<EngineDeps, 'crashPoint' | 'sleep' | 'drivers'>> & {
   /** Extra LinkedIn seat drivers (the real browser driver registers here). */

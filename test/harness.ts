@@ -76,6 +76,7 @@ export function testConfig(
     {
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
       LEADFLOW_RATE_LIMIT_PER_MINUTE: '100000',
+      LEADFLOW_SECRET_KEY: randomBytes(32).toString('base64'),
       LEADFLOW_WORKER_POLL_INTERVAL_MS: '100',
       ...env,
     },
