@@ -18,6 +18,7 @@ import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerRouting 
 import { registerSchemaRules } from './http/schema-rules.js';
 import { validatorCompiler } from './http/validation.js';
 import { aiTemplatesRoutes } from './modules/ai-templates/ai-templates.routes.js';
+import { attachmentsRoutes } from './modules/attachments/attachments.routes.js';
 import { blacklistsRoutes } from './modules/blacklists/blacklists.routes.js';
 import { browsersRoutes } from './modules/browsers/browsers.routes.js';
 import { bulkOperationsRoutes } from './modules/bulk-operations/bulk-operations.routes.js';
@@ -114,5 +115,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(aiTemplatesRoutes, { aiTemplates: services.aiTemplates });
   await app.register(tasksRoutes, { tasks: services.tasks });
   await app.register(browsersRoutes, { browsers: services.browsers });
+  await app.register(attachmentsRoutes, { attachments: services.attachments });
   return app;
 }

@@ -28,6 +28,8 @@ export type Config = Readonly<{
   bodyLimitBytes: number;
   /** Largest accepted upload (CSV imports, attachments). */
   uploadMaxBytes: number;
+  /** Largest accepted attachment (files sent with LinkedIn messages and e-mails). */
+  attachmentMaxBytes: number;
   /** Where uploaded and generated files live when no object store is configured. */
   filesDir: string;
   /** Mass actions touching more records than this run as a background job. */
@@ -228,6 +230,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     },
     bodyLimitBytes: read.int('LEADFLOW_BODY_LIMIT_BYTES', 10 * 1024 * 1024, 1024),
     uploadMaxBytes: read.int('LEADFLOW_UPLOAD_MAX_BYTES', 100 * 1024 * 1024, 1024),
+    attachmentMaxBytes: read.int('LEADFLOW_ATTACHMENT_MAX_BYTES', 20 * 1024 * 1024, 1024),
     filesDir: path.resolve(read.string('LEADFLOW_FILES_DIR', path.join(dataDir, 'files'))),
     massActionSyncLimit: read.int('LEADFLOW_MASS_ACTION_SYNC_LIMIT', 50_000, 1),
     webhooks: {

@@ -8,6 +8,7 @@ import type { Clock } from './lib/clock.js';
 import { loadSecretBox, type SecretBox } from './lib/secrets.js';
 import { selectExistingAiTemplateUuids } from './modules/ai-templates/ai-templates.repository.js';
 import { createAiTemplatesService } from './modules/ai-templates/ai-templates.service.js';
+import { createAttachmentsService } from './modules/attachments/attachments.service.js';
 import { createBlacklistsService } from './modules/blacklists/blacklists.service.js';
 import { createBrowsersService } from './modules/browsers/browsers.service.js';
 import { runBulkOperationHandler } from './modules/bulk-operations/bulk-operations.jobs.js';
@@ -114,6 +115,11 @@ export function createServices(deps: ServiceDeps) {
   const aiTemplates = createAiTemplatesService({ db: deps.db, llm });
   const tasks = createTasksService({ db: deps.db, config: deps.config });
   const browsers = createBrowsersService({ db: deps.db, clock: deps.clock });
+  const attachments = createAttachmentsService({
+    db: deps.db,
+    store: files.store,
+    maxBytes: deps.config.attachmentMaxBytes,
+  });
   return {
     identity,
     lists,
@@ -132,6 +138,7 @@ export function createServices(deps: ServiceDeps) {
     aiTemplates,
     tasks,
     browsers,
+    attachments,
     llm,
   };
 }

@@ -2,6 +2,7 @@
 // file merges them. Keep these in step with the migrations.
 import type { JobsTables } from '../jobs/jobs.tables.js';
 import type { AiTemplatesTable } from '../modules/ai-templates/ai-templates.tables.js';
+import type { AttachmentsTable } from '../modules/attachments/attachments.tables.js';
 import type {
   CompaniesBlacklistTable,
   LeadsBlacklistTable,
@@ -71,4 +72,5 @@ export interface DB extends IdentityTables, JobsTables {
   contact_source_rotation: ContactSourceRotationTable;
   sandbox_linkedin_actions: SandboxLinkedinActionsTable;
   ai_templates: AiTemplatesTable;
+  attachments: AttachmentsTable;
 }

@@ -17,6 +17,7 @@ import * as automation from './0500_automation.js';
 import * as flowFilterSources from './0510_flow_filter_sources.js';
 import * as engine from './0600_engine.js';
 import * as aiTemplates from './0700_ai_templates.js';
+import * as attachments from './0800_attachments.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_identity': identity,
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '0510_flow_filter_sources': flowFilterSources,
   '0600_engine': engine,
   '0700_ai_templates': aiTemplates,
+  '0800_attachments': attachments,
 };

@@ -50,7 +50,7 @@ export function tooLarge(maxBytes: number): AppError {
 }
 
 /** Passes bytes through, keeping the first HEAD_BYTES and checking the whole stream is valid UTF-8. */
-function inspector() {
+export function inspector() {
   const utf8 = new TextDecoder('utf-8', { fatal: true });
   const chunks: Buffer[] = [];
   let kept = 0;
