@@ -6,6 +6,7 @@ import { crmScenario } from './crm.js';
 import { crmSettingsScenario } from './crm-settings.js';
 import { engineScenario } from './engine.js';
 import { filesScenario } from './files.js';
+import { tasksScenario } from './tasks.js';
 import { templatesScenario } from './templates.js';
 import { webhooksScenario } from './webhooks.js';
 
@@ -18,4 +19,5 @@ export const scenarios: Scenario[] = [
   filesScenario,
   templatesScenario,
   engineScenario,
+  tasksScenario,
 ];

@@ -125,4 +125,36 @@ describe('count deltas', () => {
       { kind: 'replied', count: 3 },
     ]);
   });
+
+  it('do not fold rows that are already one per combination, however few groups a read asks for', async () => {
+    const team = await ctx.createUser();
+    // One statement, 200 distinct combinations (flow x node): 200 delta rows a fold cannot shrink.
+    await ctx.db
+      .insertInto('tasks')
+      .values(
+        Array.from({ length: 200 }, (_, i) => ({
+          team_id: team.teamId,
+          uuid: newId(),
+          lead_uuid: newId(),
+          flow_uuid: newId(),
+          flow_node_id: i,
+          type: 'linkedin_send_message',
+          automation: 'auto' as const,
+        })),
+      )
+      .execute();
+    const ids = async () =>
+      (
+        await sql<{
+          id: number;
+        }>`select id from task_count_deltas where team_id = ${team.teamId} order by id`.execute(ctx.db)
+      ).rows.map((row) => row.id);
+    const before = await ids();
+    expect(await sumDeltas(ctx.db, taskCountDeltas, team.teamId)).toEqual([{ count: 200 }]);
+    expect(await sumDeltas(ctx.db, taskCountDeltas, team.teamId, { groupBy: ['status'] })).toEqual([
+      { status: 'in_progress', count: 200 },
+    ]);
+    // Untouched: the same rows, not rewritten by a fold.
+    expect(await ids()).toEqual(before);
+  });
 });

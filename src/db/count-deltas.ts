@@ -41,7 +41,11 @@ export const flowConversionDeltas = {
   time: { column: 'occurred_at', unit: 'hour' },
 } as const satisfies DeltaTable;
 
-/** A read folds its scope when it summed more than this many rows (and twice its groups). */
+/**
+ * A read folds its scope when it summed more than this many rows and more than twice the rows a fold
+ * would leave (one per combination of the table's dimensions, not per group the read asked for: a
+ * team-wide total over 30,000 combinations must not fold on every read).
+ */
 const FOLD_ABOVE = 64;
 
 type Dimension<T extends DeltaTable> = T['dimensions'][number];
@@ -50,10 +54,20 @@ export type DeltaGroup<K extends string> = { [P in K]: unknown } & { count: numb
 
 const column = (name: string) => sql.ref(`d.${name}`);
 
+/** What a fold keeps apart: the dimensions, and the time bucket of a timed table. */
+function foldKeys(table: DeltaTable): RawBuilder<unknown>[] {
+  const keys: RawBuilder<unknown>[] = table.dimensions.map((name) => sql`${column(name)}`);
+  if (table.time) {
+    keys.push(sql`date_trunc(${sql.lit(table.time.unit)}, ${column(table.time.column)}, 'UTC')`);
+  }
+  return keys;
+}
+
 /**
  * Sums the team's deltas of `table` matching `where` (a condition on the alias `d`), grouped by
  * `groupBy`. Groups whose sum is zero are left out. Without `groupBy` the answer is one group (the
- * total; 0 when there are no rows). A read that summed many rows folds its scope afterwards.
+ * total; 0 when there are no rows). A read that summed many more rows than a fold would leave folds
+ * its scope afterwards.
  */
 export async function sumDeltas<T extends DeltaTable, K extends Dimension<T> = never>(
   db: Executor,
@@ -63,18 +77,37 @@ export async function sumDeltas<T extends DeltaTable, K extends Dimension<T> = n
 ): Promise<Array<DeltaGroup<K>>> {
   const groupBy = options.groupBy ?? [];
   const where = options.where ?? sql<SqlBool>`true`;
-  const keys = groupBy.map((name) => sql`${column(name)} as ${sql.ref(name)}`);
-  const { rows } = await sql<Record<string, unknown> & { count: number; rows: number }>`
-    select ${sql.join([...keys, sql`coalesce(sum(d.delta), 0)::bigint as count`, sql`count(*)::int as rows`])}
-    from ${sql.table(table.name)} d
-    where d.team_id = ${teamId} and ${where}
-    ${groupBy.length > 0 ? sql`group by ${sql.join(groupBy.map(column))}` : sql``}
+  const inner = [
+    ...groupBy.map((name) => sql`${column(name)} as ${sql.ref(name)}`),
+    sql`sum(d.delta) as count`,
+    sql`count(*) as rows`,
+  ];
+  const keys = groupBy.map((name) => sql`c.${sql.ref(name)} as ${sql.ref(name)}`);
+  const folds = foldKeys(table);
+  // One pass: sum per combination a fold would keep, then per group asked for, so the read also
+  // learns how many rows a fold would leave.
+  const { rows } = await sql<Record<string, unknown> & { count: number; rows: number; combinations: number }>`
+    with c as (
+      select ${sql.join(inner)}
+      from ${sql.table(table.name)} d
+      where d.team_id = ${teamId} and ${where}
+      group by ${folds.length > 0 ? sql.join(folds) : sql`()`}
+    )
+    select ${sql.join([
+      ...keys,
+      sql`coalesce(sum(c.count), 0)::bigint as count`,
+      sql`coalesce(sum(c.rows), 0)::int as rows`,
+      sql`count(*)::int as combinations`,
+    ])}
+    from c
+    ${groupBy.length > 0 ? sql`group by ${sql.join(groupBy.map((name) => sql`c.${sql.ref(name)}`))}` : sql``}
   `.execute(db);
   const summed = rows.reduce((total, row) => total + row.rows, 0);
-  if (summed > FOLD_ABOVE && summed > 2 * rows.length) await foldDeltas(db, table, teamId, where);
+  const combinations = rows.reduce((total, row) => total + row.combinations, 0);
+  if (summed > FOLD_ABOVE && summed > 2 * combinations) await foldDeltas(db, table, teamId, where);
   const groups = rows
     .filter((row) => groupBy.length === 0 || row.count !== 0)
-    .map(({ rows: _rows, ...group }) => group as DeltaGroup<K>);
+    .map(({ rows: _rows, combinations: _combinations, ...group }) => group as DeltaGroup<K>);
   return groups;
 }
 
