@@ -236,6 +236,36 @@ export async function timeRuns(times: number, fn: (i: number) => Promise<unknown
   return durations;
 }
 
+/** p50 and p95 rows of `durations`; the p95 carries the goal and the baseline when given. */
+export function latencyRows(
+  scenario: string,
+  metric: string,
+  durations: number[],
+  options: { goalMs?: number; baseline?: number } = {},
+): BenchRow[] {
+  const p50 = percentile(durations, 50);
+  const p95 = percentile(durations, 95);
+  return [
+    { scenario, metric: `${metric} p50`, value: p50, unit: 'ms' },
+    {
+      scenario,
+      metric: `${metric} p95`,
+      value: p95,
+      unit: 'ms',
+      ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
+      ...(options.goalMs === undefined
+        ? {}
+        : { goal: `p95 < ${options.goalMs} ms`, pass: p95 < options.goalMs }),
+    },
+  ];
+}
+
+/** Three warm-up runs of `fn`, then the durations of `runs` more. */
+export async function measureRuns(runs: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
+  await timeRuns(3, fn);
+  return timeRuns(runs, fn);
+}
+
 export function formatTable(rows: BenchRow[]): string {
   const header = ['scenario', 'metric', 'value', 'baseline', 'ratio', 'goal', 'ok'];
   const body = rows.map((row) => [

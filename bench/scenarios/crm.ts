@@ -8,7 +8,14 @@ import { startWorker } from '../../src/jobs/runner.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { selectInitialStageUuid } from '../../src/modules/pipeline-stages/pipeline-stages.defaults.js';
-import { type BenchRow, listen, percentile, postAllFromWorker, type Scenario, timeRuns } from '../lib.js';
+import {
+  type BenchRow,
+  latencyRows as latency,
+  listen,
+  measureRuns,
+  postAllFromWorker,
+  type Scenario,
+} from '../lib.js';
 import { apiLead, sampleLastNames, seedLeads } from './crm-data.js';
 
 const TOTAL = Number(process.env.BENCH_CRM_CONTACTS ?? 1_000_000);
@@ -47,25 +54,9 @@ function client(baseUrl: string, defaultKey: string): Client {
   };
 }
 
-function latencyRows(metric: string, durations: number[], goalMs?: number): BenchRow[] {
-  const p50 = percentile(durations, 50);
-  const p95 = percentile(durations, 95);
-  return [
-    { scenario: 'crm', metric: `${metric} p50`, value: p50, unit: 'ms' },
-    {
-      scenario: 'crm',
-      metric: `${metric} p95`,
-      value: p95,
-      unit: 'ms',
-      ...(goalMs === undefined ? {} : { goal: `p95 < ${goalMs} ms`, pass: p95 < goalMs }),
-    },
-  ];
-}
-
-async function measure(fn: (i: number) => Promise<unknown>): Promise<number[]> {
-  await timeRuns(3, fn);
-  return timeRuns(RUNS, fn);
-}
+const latencyRows = (metric: string, durations: number[], goalMs?: number) =>
+  latency('crm', metric, durations, goalMs === undefined ? {} : { goalMs });
+const measure = (fn: (i: number) => Promise<unknown>) => measureRuns(RUNS, fn);
 
 export const crmScenario: Scenario = {
   name: 'crm',

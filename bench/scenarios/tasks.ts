@@ -13,28 +13,26 @@ import { systemClock } from '../../src/lib/clock.js';
 import { newId } from '../../src/lib/ids.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { localDate } from '../../src/lib/schedule.js';
-import { type BenchRow, listen, percentile, type Scenario, timeRuns } from '../lib.js';
+import {
+  type BenchRow,
+  latencyRows as latency,
+  listen,
+  measureRuns,
+  percentile,
+  type Scenario,
+  timeRuns,
+} from '../lib.js';
 import { seedTasks } from './tasks-data.js';
 
 const TOTAL = Number(process.env.BENCH_TASKS ?? 10_000_000);
 const CHUNK = 250_000;
 const RUNS = 40;
 
-function latencyRows(metric: string, durations: number[], goalMs?: number, baseline?: number): BenchRow[] {
-  const p50 = percentile(durations, 50);
-  const p95 = percentile(durations, 95);
-  return [
-    { scenario: 'tasks', metric: `${metric} p50`, value: p50, unit: 'ms' },
-    {
-      scenario: 'tasks',
-      metric: `${metric} p95`,
-      value: p95,
-      unit: 'ms',
-      ...(baseline === undefined ? {} : { baseline }),
-      ...(goalMs === undefined ? {} : { goal: `p95 < ${goalMs} ms`, pass: p95 < goalMs }),
-    },
-  ];
-}
+const latencyRows = (metric: string, durations: number[], goalMs?: number, baseline?: number) =>
+  latency('tasks', metric, durations, {
+    ...(goalMs === undefined ? {} : { goalMs }),
+    ...(baseline === undefined ? {} : { baseline }),
+  });
 
 export const tasksScenario: Scenario = {
   name: 'tasks',
@@ -110,10 +108,7 @@ export const tasksScenario: Scenario = {
       if (res.status >= 300) throw new Error(`${method} ${path} -> ${res.status}: ${text.slice(0, 300)}`);
       return JSON.parse(text);
     };
-    const measure = async (fn: (i: number) => Promise<unknown>) => {
-      await timeRuns(3, fn);
-      return timeRuns(RUNS, fn);
-    };
+    const measure = (fn: (i: number) => Promise<unknown>) => measureRuns(RUNS, fn);
     const list = (query: string, key?: string) => call('GET', `/flows/api/tasks${query}`, undefined, key);
     const groupCounts = (body: unknown) => call('POST', '/flows/api/tasks/group-counts', body);
 

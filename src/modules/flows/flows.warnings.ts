@@ -1,8 +1,8 @@
 // Why a flow cannot do its work, said on the flow itself so nobody waits for a flow that will never
 // send: computed when a flow is read, from its active version and the current state of the senders its
 // contact sources list (a sender deleted or disabled after the version was saved counts as missing).
-import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
+import { selectSenderStatuses } from '../senders/senders.repository.js';
 import { nodeType } from './versions/node-catalogue.js';
 import { selectVersionOutlines } from './versions/versions.repository.js';
 
@@ -50,13 +50,6 @@ export async function loadFlowWarnings(
 ): Promise<Map<string, FlowWarning[]>> {
   const outlines = await selectVersionOutlines(db, teamId, versionUuids);
   const senderUuids = [...new Set(outlines.flatMap((outline) => outline.senders))];
-  const senders = new Map<string, string>();
-  if (senderUuids.length > 0) {
-    const { rows } = await sql<{ uuid: string; status: string }>`
-      select uuid, status from sender_profiles
-      where team_id = ${teamId} and uuid = any(${senderUuids}::uuid[])
-    `.execute(db);
-    for (const row of rows) senders.set(row.uuid, row.status);
-  }
+  const senders: Map<string, string> = await selectSenderStatuses(db, teamId, senderUuids);
   return new Map(outlines.map((outline) => [outline.uuid, flowWarnings(outline, senders)]));
 }

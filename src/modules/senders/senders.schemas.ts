@@ -95,7 +95,7 @@ const StatusField = Type.Enum(['enabled', 'disabled'], {
 });
 
 export const SenderProfile = Type.Object({
-  uuid: Uuid(),
+  uuid: Uuid('Sender profile identifier'),
   team_id: Type.Integer({ description: 'Team the profile belongs to' }),
   first_name: Type.String({
     description: 'First name (shown to contacts; {{sender.first_name}} in templates)',
@@ -130,8 +130,8 @@ export const SenderProfile = Type.Object({
     Type.String({ description: 'Comma-separated addresses told about problems with the profile' }),
   ),
   user_id: Nullable(Type.Integer({ description: 'User who created the profile' })),
-  created_at: DateTime(),
-  updated_at: DateTime(),
+  created_at: DateTime('When it was created (day 0 of the warm-up ramp)'),
+  updated_at: DateTime('When it last changed'),
 });
 
 export const SenderProfilePage = Envelope(SenderProfile);

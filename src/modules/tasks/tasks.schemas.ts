@@ -9,7 +9,7 @@ const filterKeys = Object.keys(taskFilterFields);
 
 export const Task = Type.Object(
   {
-    uuid: Uuid(),
+    uuid: Uuid('Task identifier'),
     team_id: Type.Integer({ description: 'Team the task belongs to' }),
     lead_uuid: Uuid('The contact the task is about'),
     company_uuid: Nullable(Uuid('The contact\u2019s company when the task was made')),
@@ -50,8 +50,8 @@ export const Task = Type.Object(
     taken_to_execute_at: Nullable(DateTime('When it was handed to its channel (LinkedIn, e-mail)')),
     assigned_to: Nullable(Type.Integer({ description: 'Team member who does it (to-dos)' })),
     user_id: Nullable(Type.Integer({ description: 'User who created it (to-dos)' })),
-    created_at: DateTime(),
-    updated_at: DateTime(),
+    created_at: DateTime('When it was created'),
+    updated_at: DateTime('When it last changed'),
   },
   { title: 'Task' },
 );
@@ -221,19 +221,19 @@ const LocalTime = (description: string) =>
   Type.String({ description: `${description}, ISO 8601 in the profile\u2019s zone with its offset` });
 
 export const SenderDay = Type.Object({
-  sender_profile_uuid: Uuid(),
+  sender_profile_uuid: Uuid('The sender profile'),
   date: Type.String({ description: 'The local date asked for' }),
   timezone: Type.String({ description: 'The profile\u2019s time zone' }),
   status: Type.String({ description: 'The profile\u2019s status (enabled, disabled)' }),
   hold_tasks_till: Nullable(DateTime('Its automation steps wait until then')),
   day: Type.Object(
-    { start: DateTime(), end: DateTime() },
+    { start: DateTime('First instant of the day'), end: DateTime('First instant of the next day') },
     { description: 'The instants the local date begins and ends (23 or 25 hours apart on DST days)' },
   ),
   windows: Type.Array(
     Type.Object({
-      start: DateTime(),
-      end: DateTime(),
+      start: DateTime('Window opens'),
+      end: DateTime('Window closes'),
       local_start: LocalTime('Start'),
       local_end: LocalTime('End'),
     }),
@@ -241,7 +241,7 @@ export const SenderDay = Type.Object({
   ),
   warm_up: Type.Object(
     {
-      smart_limits_enabled: Type.Boolean(),
+      smart_limits_enabled: Type.Boolean({ description: 'Whether the warm-up ramp applies' }),
       day: Type.Integer({ description: 'Local days since the profile was created (0 on that day)' }),
       share: Type.Number({
         description: 'Share of the daily limits in force that day (1 without smart limits)',
@@ -269,13 +269,13 @@ export const SenderDay = Type.Object({
   ),
   tasks: Type.Array(
     Type.Object({
-      uuid: Uuid(),
-      type: Type.String(),
-      status: Type.String(),
-      automation: Type.String(),
-      lead_uuid: Uuid(),
-      flow_uuid: Nullable(Uuid()),
-      flow_node_id: Nullable(Type.Integer()),
+      uuid: Uuid('Task'),
+      type: Type.String({ description: 'Task type' }),
+      status: Type.String({ description: 'Task status' }),
+      automation: Type.String({ description: 'manual or auto' }),
+      lead_uuid: Uuid('Contact'),
+      flow_uuid: Nullable(Uuid('Flow (null for a to-do)')),
+      flow_node_id: Nullable(Type.Integer({ description: 'Flow node' })),
       state: Type.Enum(['done', 'executing', 'planned'], {
         description: 'done (executed that day), executing (handed to its channel), planned (due that day)',
       }),
