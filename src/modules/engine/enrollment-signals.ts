@@ -96,3 +96,31 @@ export async function setFlowActive(db: Executor, teamId: number, flowUuid: stri
       and status in ('in_progress', 'paused')
   `.execute(db);
 }
+
+/**
+ * Brings back the enrollments the engine ended as `failed` at the step of one of `taskUuids` - a failed
+ * action task a person retries or skips by hand: they are in progress again and due now, so the engine
+ * runs the step again (retry) or takes its next node (skip). Only an enrollment still at that task's
+ * step comes back; `flow_active` is read from its flow again. Returns the number resumed.
+ */
+export async function resumeFailedEnrollments(
+  db: Executor,
+  teamId: number,
+  taskUuids: string[],
+  at?: Date,
+): Promise<number> {
+  if (taskUuids.length === 0) return 0;
+  const now = at ?? sql`now()`;
+  const result = await sql`
+    update flow_leads fl set status = 'in_progress', reason = null, finished_at = null, wait = null,
+      next_run_at = ${now}, updated_at = ${now}, claim_token = fl.claim_token + 1,
+      flow_active = exists (
+        select 1 from flows f where f.team_id = fl.team_id and f.uuid = fl.flow_uuid and f.status = 'on'
+      )
+    from tasks t
+    where t.team_id = ${teamId} and t.uuid = any(${taskUuids}::uuid[]) and t.automation = 'auto'
+      and fl.team_id = ${teamId} and fl.uuid = t.flow_lead_uuid and fl.step = t.step
+      and fl.status = 'failed'
+  `.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}

@@ -204,11 +204,13 @@ export async function isTeamMember(db: Executor, teamId: number, userId: number)
  * Deletes the profile and lets go of its live enrollments in the same statement. Contact sources are
  * parts of immutable flow versions, so the profile stays named there; the engine and flow warnings
  * ignore senders that no longer exist. Each live enrollment of the profile loses its sender:
- * - when another enabled profile of its contact source can take it, the engine reassigns it by the
- *   source's rotation at its next step (one paused only because this profile was disabled resumes);
+ * - when another enabled profile of its contact source can take it, it is due now and the engine
+ *   reassigns it by the source's rotation (one paused only because this profile was disabled resumes);
  * - otherwise it is paused now with reason `no_sender` (it was running or paused for this profile).
- * Claim tokens move on, so a worker holding one of them lets it go. Returns whether the profile existed
- * and how many enrollments were reassigned and paused.
+ * Their planned actions that never started are deleted (the engine plans the step again with the new
+ * sender), and so is the profile's dispatch state. Claim tokens move on, so a worker holding one of
+ * them lets it go. Returns whether the profile existed and how many enrollments were reassigned and
+ * paused.
  */
 export async function deleteSenderProfile(db: Executor, teamId: number, uuid: string) {
   const result = await sql<{ deleted: number; reassigned: number; paused: number }>`
@@ -248,7 +250,7 @@ export async function deleteSenderProfile(db: Executor, teamId: number, uuid: st
           else fl.reason end,
         next_run_at = case
           when not t.has_other then null
-          when fl.status = 'paused' and fl.reason = 'sender_disabled' then now()
+          when fl.status = 'in_progress' or fl.reason = 'sender_disabled' then now()
           else fl.next_run_at end,
         claim_token = fl.claim_token + 1,
         updated_at = now()
@@ -256,7 +258,20 @@ export async function deleteSenderProfile(db: Executor, teamId: number, uuid: st
       where fl.team_id = ${teamId} and fl.sender_profile_uuid = ${uuid}
         and fl.status in ('in_progress', 'paused')
         and fl.flow_version_uuid = t.flow_version_uuid and fl.contact_source_id = t.contact_source_id
-      returning t.has_other
+      returning fl.uuid, t.has_other
+    ),
+    -- Their planned actions were the profile's; never started, they go, and the engine plans the step
+    -- again with the next sender. Actions already handed to a channel stay for the reconciler.
+    unplanned as (
+      delete from tasks x using released r
+      where x.team_id = ${teamId} and x.flow_lead_uuid = r.uuid and x.sender_profile_uuid = ${uuid}
+        and x.automation = 'auto' and x.status = 'in_progress' and x.taken_to_execute_at is null
+      returning 1
+    ),
+    dispatch as (
+      delete from sender_channel_state where team_id = ${teamId} and sender_profile_uuid = ${uuid}
+        and exists (select 1 from deleted)
+      returning 1
     )
     select (select count(*) from deleted)::int as deleted,
       (select count(*) from released where has_other)::int as reassigned,

@@ -267,16 +267,41 @@ describe('deleting a sender profile', () => {
       { source: 3, status: 'paused', reason: 'sender_disabled' },
       { source: 1, status: 'finished' },
     ]);
+    const task = (flowLead: string | null, extra: Record<string, unknown> = {}) => ({
+      team_id: alice.teamId,
+      uuid: newId(),
+      lead_uuid: newId(),
+      flow_uuid: flow.flow,
+      flow_lead_uuid: flowLead,
+      step: flowLead ? 0 : null,
+      sender_profile_uuid: gone,
+      type: 'linkedin_send_message',
+      automation: (flowLead ? 'auto' : 'manual') as 'auto' | 'manual',
+      ...extra,
+    });
+    const planned = task(running!);
+    const handedOver = task(alone!, { taken_to_execute_at: new Date() });
+    const todo = task(null);
+    await ctx.db.insertInto('tasks').values([planned, handedOver, todo]).execute();
+
     const res = await ctx.request(alice, { method: 'DELETE', url: `${PATH}/${gone}` });
     expect(res.statusCode).toBe(204);
 
-    expect(await enrollment(running!)).toMatchObject({
+    const reassigned = await enrollment(running!);
+    expect(reassigned).toMatchObject({
       status: 'in_progress',
       reason: null,
       sender_profile_uuid: null,
-      next_run_at: new Date('2030-01-01T00:00:00Z'),
       claim_token: 1,
     });
+    // Due now, so the engine picks another sender at once.
+    expect(reassigned.next_run_at!.getTime()).toBeLessThan(new Date('2030-01-01T00:00:00Z').getTime());
+    const left = await ctx.db
+      .selectFrom('tasks')
+      .select('uuid')
+      .where('uuid', 'in', [planned.uuid, handedOver.uuid, todo.uuid])
+      .execute();
+    expect(left.map((row) => row.uuid).sort()).toEqual([handedOver.uuid, todo.uuid].sort());
     const resumed = await enrollment(waitingForEnable!);
     expect(resumed).toMatchObject({ status: 'in_progress', reason: null, sender_profile_uuid: null });
     expect(resumed.next_run_at).not.toBeNull();

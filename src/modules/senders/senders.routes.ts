@@ -93,8 +93,9 @@ export const sendersRoutes: FastifyPluginAsyncTypebox<{ senders: SendersService 
         description:
           'The profile leaves every contact source (saved flow versions still name it; it is ignored). ' +
           'Each contact in progress with it gets another sender of its contact source by the source\u2019s ' +
-          'rotation at its next step, or, when the source has no other enabled sender, is paused with ' +
-          'reason no_sender. Tasks keep the profile\u2019s uuid as history.',
+          'rotation right away, or, when the source has no other enabled sender, is paused with reason ' +
+          'no_sender. Its planned actions that never started are dropped (the step is planned again with ' +
+          'the new sender); done tasks and to-dos keep the profile\u2019s uuid as history.',
         params: UuidParams,
         response: { 204: NoContent },
       },

@@ -124,15 +124,18 @@ describe('mass moves of to-dos', () => {
 
 describe('mass moves of automation tasks', () => {
   async function automationTask(enrollment: {
-    status?: 'in_progress' | 'paused' | 'finished';
+    status?: 'in_progress' | 'paused' | 'finished' | 'failed';
     node?: number;
+    step?: number;
   }) {
     const flow = newId();
     const fl = await insertEnrollment(ctx, alice.teamId, {
       flow_uuid: flow,
       status: enrollment.status ?? 'in_progress',
       flow_node_id: enrollment.node ?? 2,
+      step: enrollment.step ?? 1,
       next_run_at: null,
+      ...(enrollment.status === 'failed' ? { reason: 'unknown', finished_at: new Date() } : {}),
     });
     const [task] = await insertTasks(ctx, alice.teamId, [
       { flow_uuid: flow, flow_lead_uuid: fl, flow_node_id: 2, step: 1, status: 'failed', attempts: 3 },
@@ -179,9 +182,48 @@ describe('mass moves of automation tasks', () => {
     expect((await enrollmentOf(enrollment)).next_run_at).not.toBeNull();
   });
 
+  it('bring back a contact the engine ended because that task failed', async () => {
+    const flow = newId();
+    await ctx.db
+      .insertInto('flows')
+      .values({
+        team_id: alice.teamId,
+        uuid: flow,
+        name: 'On',
+        flow_version_uuid: newId(),
+        status: 'on',
+        schedule: JSON.stringify({ timezone: 'UTC', use_lead_timezone: false, timeblocks: [] }),
+        settings: '{}',
+      })
+      .execute();
+    for (const move of ['retry', 'skip'] as const) {
+      const { task, enrollment } = await automationTask({ status: 'failed' });
+      await ctx.db
+        .updateTable('flow_leads')
+        .set({ flow_uuid: flow })
+        .where('uuid', '=', enrollment)
+        .execute();
+      const res = await mass(alice, move, { uuids: [task] });
+      expect(res.json().affected, move).toBe(1);
+      const row = await ctx.db
+        .selectFrom('flow_leads')
+        .select(['status', 'reason', 'finished_at', 'next_run_at', 'flow_active', 'claim_token'])
+        .where('uuid', '=', enrollment)
+        .executeTakeFirstOrThrow();
+      expect(row, move).toMatchObject({
+        status: 'in_progress',
+        reason: null,
+        finished_at: null,
+        flow_active: true,
+      });
+      expect(row.next_run_at).not.toBeNull();
+      expect(row.claim_token).toBe(1);
+    }
+  });
+
   it('leave alone a task whose contact ended or moved past it, or that failed on a reply', async () => {
     const ended = await automationTask({ status: 'finished' });
-    const moved = await automationTask({ node: 5 });
+    const moved = await automationTask({ node: 5, step: 2 });
     const replied = await automationTask({});
     await ctx.db
       .updateTable('tasks')

@@ -1,12 +1,13 @@
 // Status moves by hand (spec 3.3). Each move says which statuses it leaves, which it reaches, and
 // whether an automation's task may take it: complete, cancel and fail are for to-dos only (a flow's
 // task is the engine's to run); retry and skip also apply to a flow's task that its contact is still
-// at, and then wake the enrollment so the engine moves on (skip) or runs the step again (retry).
+// at (or ended at, when that task failed), and then resume and wake the enrollment so the engine moves
+// on (skip) or runs the step again (retry).
 // A move only touches tasks it actually changes, so `affected` counts real changes and running it
 // again is harmless (background operations rely on that).
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
-import { wakeEnrollments } from '../engine/enrollment-signals.js';
+import { resumeFailedEnrollments, wakeEnrollments } from '../engine/enrollment-signals.js';
 import type { TaskStatusValue } from './tasks.filter.js';
 
 export type MoveName = 'complete' | 'cancel' | 'fail' | 'retry' | 'skip';
@@ -56,15 +57,17 @@ export const MOVES: Record<MoveName, Move> = {
 
 /**
  * Whether a task of `t` can take `move`: a to-do in a source status, or (for moves automations allow)
- * a flow's task in a source status whose enrollment is live and still at the task's node.
+ * a flow's task in a source status whose enrollment is still at the task's step - live, or ended by
+ * the engine because this very task failed (the engine ends an enrollment whose action failed).
  */
 export function movable(move: Move): RawBuilder<SqlBool> {
   const automation = move.manualOnly
     ? sql<SqlBool>`t.automation = 'manual'`
     : sql<SqlBool>`(t.automation = 'manual' or exists (
         select 1 from flow_leads fl
-        where fl.team_id = t.team_id and fl.uuid = t.flow_lead_uuid
-          and fl.status in ('in_progress', 'paused') and fl.flow_node_id is not distinct from t.flow_node_id
+        where fl.team_id = t.team_id and fl.uuid = t.flow_lead_uuid and fl.step = t.step
+          and fl.flow_node_id is not distinct from t.flow_node_id
+          and (fl.status in ('in_progress', 'paused') or (fl.status = 'failed' and t.status = 'failed'))
       ))`;
   const status = sql<SqlBool>`t.status = any(${[...move.from]}::text[])`;
   return move.extra
@@ -93,11 +96,15 @@ export async function applyMove(
     where t.team_id = ${teamId} and ${where} and ${movable(move)}
     returning t.uuid, t.flow_lead_uuid, t.automation
   `.execute(trx);
-  const enrollments = [
-    ...new Set(
-      rows.filter((row) => row.automation === 'auto' && row.flow_lead_uuid).map((row) => row.flow_lead_uuid!),
-    ),
-  ];
-  if (enrollments.length > 0) await wakeEnrollments(trx, teamId, { uuids: enrollments });
+  const automated = rows.filter((row) => row.automation === 'auto' && row.flow_lead_uuid);
+  if (automated.length > 0) {
+    // A failed action ended its enrollment: retrying or skipping it brings the contact back.
+    await resumeFailedEnrollments(
+      trx,
+      teamId,
+      automated.map((row) => row.uuid),
+    );
+    await wakeEnrollments(trx, teamId, { uuids: [...new Set(automated.map((row) => row.flow_lead_uuid!))] });
+  }
   return rows.map((row) => row.uuid);
 }
