@@ -69,6 +69,22 @@ export type Config = Readonly<{
     /** How long a trigger waits when its node names no timer. */
     triggerDefaultWaitSeconds: number;
   };
+  /** Base URL of links the product hands out (public login links); default http://HOST:PORT. */
+  publicUrl: string;
+  /** LinkedIn through real browsers (seats with driver "chromium"). */
+  linkedin: {
+    /** Where LinkedIn is; tests point it at the local replica. */
+    baseUrl: string;
+    chromiumPath: string;
+    /** A seat's browser closes after this long without use (memory: one Chromium per busy seat). */
+    browserIdleMs: number;
+    /** Browsers open at once per process; the least recently used closes for a new one. */
+    maxOpenBrowsers: number;
+    /** How often each running seat reads new messages and accepted invitations. */
+    syncIntervalMs: number;
+    /** Longest a live-view visit lasts (the seat's automation waits meanwhile). */
+    viewerMaxMs: number;
+  };
   /** The sandbox LinkedIn network (seats created with driver "sandbox"). */
   sandbox: {
     seed: number;
@@ -260,6 +276,15 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       maxAttempts: read.int('LEADFLOW_ENGINE_MAX_ATTEMPTS', 3, 1, 20),
       triggerDefaultWaitSeconds: read.int('LEADFLOW_ENGINE_TRIGGER_DEFAULT_WAIT_SECONDS', 14 * 86_400, 60),
     },
+    publicUrl: read.httpUrl('LEADFLOW_PUBLIC_URL') ?? '',
+    linkedin: {
+      baseUrl: read.httpUrl('LEADFLOW_LINKEDIN_URL') ?? 'https://www.linkedin.com',
+      chromiumPath: read.string('LEADFLOW_CHROMIUM_PATH', '/usr/bin/chromium'),
+      browserIdleMs: read.int('LEADFLOW_BROWSER_IDLE_SECONDS', 300, 5, 86_400) * 1000,
+      maxOpenBrowsers: read.int('LEADFLOW_BROWSER_MAX_OPEN', 20, 1, 500),
+      syncIntervalMs: read.int('LEADFLOW_LINKEDIN_SYNC_SECONDS', 900, 10, 86_400) * 1000,
+      viewerMaxMs: read.int('LEADFLOW_LOGIN_VIEW_MAX_SECONDS', 1800, 60, 86_400) * 1000,
+    },
     sandbox: {
       seed: read.int('LEADFLOW_SANDBOX_SEED', 42),
       acceptRate: read.fraction('LEADFLOW_SANDBOX_ACCEPT_RATE', 0.6),
@@ -282,6 +307,11 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     },
     ...overrides,
   };
+  if (!config.publicUrl) {
+    const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+    (config as { publicUrl: string }).publicUrl =
+      `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+  }
   if (read.problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  - ${read.problems.join('\n  - ')}`);
   }

@@ -114,7 +114,12 @@ export function createServices(deps: ServiceDeps) {
   const llm = createLlmClient(deps.config.llm);
   const aiTemplates = createAiTemplatesService({ db: deps.db, llm });
   const tasks = createTasksService({ db: deps.db, config: deps.config });
-  const browsers = createBrowsersService({ db: deps.db, clock: deps.clock });
+  const browsers = createBrowsersService({
+    db: deps.db,
+    clock: deps.clock,
+    box: secretBoxOf(deps.config),
+    publicUrl: deps.config.publicUrl,
+  });
   const attachments = createAttachmentsService({
     db: deps.db,
     store: files.store,

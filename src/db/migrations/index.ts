@@ -18,6 +18,7 @@ import * as flowFilterSources from './0510_flow_filter_sources.js';
 import * as engine from './0600_engine.js';
 import * as aiTemplates from './0700_ai_templates.js';
 import * as attachments from './0800_attachments.js';
+import * as linkedinSeats from './0810_linkedin_seats.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_identity': identity,
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '0600_engine': engine,
   '0700_ai_templates': aiTemplates,
   '0800_attachments': attachments,
+  '0810_linkedin_seats': linkedinSeats,
 };

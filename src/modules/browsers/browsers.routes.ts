@@ -1,7 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authOf } from '../../http/auth.js';
 import { NoContent } from '../../http/schemas.js';
-import { CreateSeatBody, ListSeatsBody, Seat, SeatPage, SeatParams } from './browsers.schemas.js';
+import {
+  AccessKey,
+  CreateSeatBody,
+  ListSeatsBody,
+  Seat,
+  SeatPage,
+  SeatParams,
+  SetProxyBody,
+  ShareSeatBody,
+  UpdateSeatBody,
+} from './browsers.schemas.js';
 import type { BrowsersService } from './browsers.service.js';
 
 export const browsersRoutes: FastifyPluginAsyncTypebox<{ browsers: BrowsersService }> = async (
@@ -9,6 +19,7 @@ export const browsersRoutes: FastifyPluginAsyncTypebox<{ browsers: BrowsersServi
   { browsers },
 ) => {
   const tags = ['LinkedIn browsers'];
+  const seat = '/browsers/api/linkedin-browsers/:id';
 
   app.post(
     '/browsers/api/linkedin-browsers',
@@ -18,9 +29,10 @@ export const browsersRoutes: FastifyPluginAsyncTypebox<{ browsers: BrowsersServi
         operationId: 'createLinkedinBrowser',
         summary: 'Create a LinkedIn seat for a sender profile',
         description:
-          'Step 2 of connecting a LinkedIn account. driver "sandbox" binds the sender to the simulated LinkedIn ' +
-          'network: the seat runs at once and the engine acts through it (demos, tests). driver "chromium" is a real ' +
-          'browser that must be logged in first. One seat per sender profile (409 otherwise).',
+          'Step 2 of connecting a LinkedIn account. driver "chromium" (default) is a real browser: the seat is ' +
+          'created stopped; send the account owner its login link (generate-external-access-key) and it runs ' +
+          'once they have logged in. driver "sandbox" binds the sender to the simulated LinkedIn network: the ' +
+          'seat runs at once (demos, tests). One seat per sender profile (409 otherwise).',
         body: CreateSeatBody,
         response: { 201: Seat },
       },
@@ -43,7 +55,7 @@ export const browsersRoutes: FastifyPluginAsyncTypebox<{ browsers: BrowsersServi
   );
 
   app.get(
-    '/browsers/api/linkedin-browsers/:id',
+    seat,
     {
       schema: {
         tags,
@@ -56,13 +68,31 @@ export const browsersRoutes: FastifyPluginAsyncTypebox<{ browsers: BrowsersServi
     async (request) => browsers.getSeat(authOf(request).teamId, request.params.id),
   );
 
+  app.put(
+    seat,
+    {
+      schema: {
+        tags,
+        operationId: 'updateLinkedinBrowser',
+        summary: 'Update a LinkedIn seat',
+        description: 'Name and proxy. A proxy change restarts the seat\u2019s browser with it.',
+        params: SeatParams,
+        body: UpdateSeatBody,
+        response: { 200: Seat },
+      },
+    },
+    async (request) => browsers.updateSeat(authOf(request).teamId, request.params.id, request.body),
+  );
+
   app.delete(
-    '/browsers/api/linkedin-browsers/:id',
+    seat,
     {
       schema: {
         tags,
         operationId: 'deleteLinkedinBrowser',
         summary: 'Delete a LinkedIn seat',
+        description:
+          'Stops its browser and wipes its session and profile. The sender\u2019s LinkedIn steps wait for a new seat.',
         params: SeatParams,
         response: { 204: NoContent },
       },
@@ -74,13 +104,33 @@ export const browsersRoutes: FastifyPluginAsyncTypebox<{ browsers: BrowsersServi
   );
 
   app.post(
-    '/browsers/api/linkedin-browsers/:id/run',
+    `${seat}/generate-external-access-key`,
+    {
+      schema: {
+        tags,
+        operationId: 'generateLinkedinBrowserAccessKey',
+        summary: 'Create the public login link of a seat',
+        description:
+          'The link opens a live view of the seat\u2019s own browser on LinkedIn\u2019s login page, for the account ' +
+          'owner to log in (2FA included) without sharing a password. No API key needed; valid 7 days; a new key ' +
+          'revokes the previous link; proxy changes keep it.',
+        params: SeatParams,
+        response: { 200: AccessKey },
+      },
+    },
+    async (request) => browsers.generateAccessKey(authOf(request).teamId, request.params.id),
+  );
+
+  app.post(
+    `${seat}/run`,
     {
       schema: {
         tags,
         operationId: 'runLinkedinBrowser',
         summary: 'Run a LinkedIn seat',
-        description: 'A seat that was never logged in turns login_issue instead of running.',
+        description:
+          'Resumes a seat that was logged in before. A seat that never logged in turns login_issue instead ' +
+          '(as the hosted service does): send its login link.',
         params: SeatParams,
         response: { 204: NoContent },
       },
@@ -92,12 +142,14 @@ export const browsersRoutes: FastifyPluginAsyncTypebox<{ browsers: BrowsersServi
   );
 
   app.post(
-    '/browsers/api/linkedin-browsers/:id/stop',
+    `${seat}/stop`,
     {
       schema: {
         tags,
         operationId: 'stopLinkedinBrowser',
         summary: 'Stop a LinkedIn seat',
+        description:
+          'Closes its browser (the session is kept, sealed, for run). The sender\u2019s LinkedIn steps wait.',
         params: SeatParams,
         response: { 204: NoContent },
       },
@@ -106,5 +158,36 @@ export const browsersRoutes: FastifyPluginAsyncTypebox<{ browsers: BrowsersServi
       await browsers.stopSeat(authOf(request).teamId, request.params.id);
       return reply.code(204).send(null);
     },
+  );
+
+  app.post(
+    `${seat}/set-proxy`,
+    {
+      schema: {
+        tags,
+        operationId: 'setLinkedinBrowserProxy',
+        summary: 'Change the proxy of a seat',
+        params: SeatParams,
+        body: SetProxyBody,
+        response: { 200: Seat },
+      },
+    },
+    async (request) => browsers.setProxy(authOf(request).teamId, request.params.id, request.body),
+  );
+
+  app.post(
+    `${seat}/share`,
+    {
+      schema: {
+        tags,
+        operationId: 'shareLinkedinBrowser',
+        summary: 'Share a seat with team members',
+        description: 'Adds the recipients (e-mails of members of this team) to shared_emails.',
+        params: SeatParams,
+        body: ShareSeatBody,
+        response: { 200: Seat },
+      },
+    },
+    async (request) => browsers.shareSeat(authOf(request).teamId, request.params.id, request.body),
   );
 };

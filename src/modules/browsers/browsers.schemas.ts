@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
-import { DateTime, Envelope, Id, Nullable, SearchBody, Uuid } from '../../http/schemas.js';
+import { ScheduleSchema } from '../../http/schedule.schemas.js';
+import { DateTime, Envelope, Id, Nullable, SearchBody, Uuid, withExample } from '../../http/schemas.js';
 import { SEAT_SORT } from './browsers.sort.js';
 
 export const SEAT_DRIVERS = ['chromium', 'sandbox'] as const;
@@ -12,23 +13,57 @@ export const SEAT_STATUSES = [
   'login_issue',
   'initializing',
 ] as const;
+export const PROXY_TYPES = ['http', 'https', 'socks5'] as const;
+
+const ProxyOut = Type.Object({
+  type: Type.Enum([...PROXY_TYPES]),
+  host: Type.String(),
+  port: Type.Integer(),
+  username: Nullable(Type.String()),
+  has_password: Type.Boolean({ description: 'A password is stored (sealed; never shown)' }),
+});
 
 export const Seat = Type.Object(
   {
     id: Type.Integer({ description: 'Seat id' }),
     team_id: Type.Integer(),
     sender_profile_uuid: Uuid('The sender profile that acts through this seat'),
+    linkedin_account_uuid: Nullable(
+      Uuid('Set once a LinkedIn account is connected (the same account keeps the same uuid)'),
+    ),
+    external_id: Nullable(Type.String({ description: 'Stable reference of the seat for other systems' })),
     driver: Type.Enum([...SEAT_DRIVERS], {
       description: 'chromium: a real browser logged in to LinkedIn; sandbox: the simulated LinkedIn network',
     }),
     name: Nullable(Type.String()),
+    shared_emails: Type.Array(Type.String(), { description: 'Team members the seat is shared with' }),
+    linkedin_automation_server_id: Type.Null({
+      description: 'Always null: any worker process runs any seat',
+    }),
+    linkedin_proxy_id: Type.Null({ description: 'Always null: there is no managed proxy pool' }),
+    proxy_country_code: Nullable(
+      Type.String({ description: 'Country of the proxy (ISO 3166 alpha-2), as set' }),
+    ),
+    custom_proxy_config: Type.Array(ProxyOut, {
+      description: 'The seat\u2019s own proxy (at most one); the browser goes out through it',
+    }),
+    schedule: Nullable(ScheduleSchema),
+    linkedin_login: Type.Null({
+      description: 'Always null: credentials are typed by the owner in the live view, never stored',
+    }),
+    linkedin_password: Type.Null({ description: 'Always null (see linkedin_login)' }),
+    ln_code: Type.Null({ description: 'Always null (see linkedin_login)' }),
+    browser_owner: Type.String({ description: '"customer": the browser runs on your own Leadflow' }),
     status: Type.Enum([...SEAT_STATUSES], {
-      description: 'Only a running seat acts; login_issue means the LinkedIn session needs a login',
+      description:
+        'stopped (new, or stopped by hand), initializing (someone is in the login live view), running (logged in; ' +
+        'the engine acts through it), login_issue (needs a login: never logged in, logged out or a LinkedIn ' +
+        'checkpoint), start_issue (the browser could not start), running_issue (the browser failed repeatedly)',
     }),
     error_reason: Nullable(Type.String({ description: 'Why the seat is not running, when it is not' })),
-    linkedin_account_uuid: Nullable(Uuid('Set once a LinkedIn account is connected')),
     user_id: Nullable(Type.Integer()),
     last_start_at: Nullable(DateTime()),
+    external_access_key_expires_at: Nullable(DateTime('When the current login link stops working')),
     created_at: DateTime(),
     updated_at: DateTime(),
   },
@@ -37,25 +72,107 @@ export const Seat = Type.Object(
 
 export const SeatPage = Envelope(Seat);
 
-export const CreateSeatBody = Type.Object(
+const ProxyIn = Type.Object(
   {
-    sender_profile_uuid: Uuid('Sender profile the seat belongs to (one seat per sender)'),
-    driver: Type.Optional(
-      Type.Enum([...SEAT_DRIVERS], {
-        default: 'chromium',
-        description:
-          'chromium (default): a real browser; sandbox: the simulated LinkedIn network for demos and tests (runs at once, no login)',
+    type: Type.Enum([...PROXY_TYPES], { description: 'http, https or socks5 (socks5 without credentials)' }),
+    host: Type.String({
+      minLength: 1,
+      maxLength: 253,
+      pattern: '^[A-Za-z0-9.:\\[\\]-]+$',
+      description: 'Host name or IP address, no scheme',
+    }),
+    port: Type.Integer({ minimum: 1, maximum: 65535 }),
+    username: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+    password: Type.Optional(
+      Nullable(Type.String({ maxLength: 255, description: 'Stored sealed, never shown again' })),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const proxyFields = {
+  proxy_country_code: Type.Optional(
+    Nullable(
+      Type.String({
+        pattern: '^[A-Za-z]{2}$',
+        description: 'Country of the proxy (two letters, e.g. US, DE); recorded with the seat',
       }),
     ),
-    name: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
-  },
+  ),
+  custom_proxy_config: Type.Optional(
+    Nullable(
+      Type.Union([ProxyIn, Type.Array(ProxyIn, { maxItems: 1 })], {
+        description: 'The seat\u2019s proxy: one object (or an array of one); null or [] removes it',
+      }),
+    ),
+  ),
+};
+
+export const CreateSeatBody = withExample(
+  Type.Object(
+    {
+      sender_profile_uuid: Uuid('Sender profile the seat belongs to (one seat per sender)'),
+      driver: Type.Optional(
+        Type.Enum([...SEAT_DRIVERS], {
+          default: 'chromium',
+          description:
+            'chromium (default): a real browser; sandbox: the simulated LinkedIn network for demos and tests (runs at once, no login)',
+        }),
+      ),
+      name: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+      ...proxyFields,
+    },
+    { additionalProperties: false },
+  ),
   {
-    additionalProperties: false,
-    examples: [
-      { sender_profile_uuid: '0190a5f2-6c1e-7a3b-9c2d-1e2f3a4b5c6d', driver: 'sandbox', name: 'Demo seat' },
-    ],
+    sender_profile_uuid: '0190a5f2-6c1e-7a3b-9c2d-1e2f3a4b5c6d',
+    driver: 'chromium',
+    name: 'Anna - sales',
+    proxy_country_code: 'DE',
+    custom_proxy_config: {
+      type: 'http',
+      host: 'proxy.example.com',
+      port: 8080,
+      username: 'anna',
+      password: 'secret',
+    },
   },
 );
+
+export const UpdateSeatBody = withExample(
+  Type.Object(
+    { name: Type.Optional(Nullable(Type.String({ maxLength: 255 }))), ...proxyFields },
+    { additionalProperties: false },
+  ),
+  { name: 'Anna - sales EU' },
+);
+
+export const SetProxyBody = withExample(Type.Object(proxyFields, { additionalProperties: false }), {
+  proxy_country_code: 'US',
+  custom_proxy_config: [{ type: 'socks5', host: '203.0.113.7', port: 1080 }],
+});
+
+export const ShareSeatBody = withExample(
+  Type.Object(
+    {
+      recipients: Type.Array(Type.String({ format: 'email', maxLength: 320 }), {
+        minItems: 1,
+        maxItems: 100,
+        description: 'E-mails of members of this team',
+      }),
+    },
+    { additionalProperties: false },
+  ),
+  { recipients: ['colleague@example.com'] },
+);
+
+export const AccessKey = Type.Object({
+  external_access_key: Type.String({ description: 'lb_ak_...: the key inside the link (shown once)' }),
+  cloud_browser_url: Type.String({
+    description: 'Public login page; no API key needed; valid 7 days; a new key revokes this one',
+  }),
+  expires_at: DateTime(),
+});
 
 /** Paging and sorting of the seat list (order_field: created_at, updated_at or id; default order asc). */
 export const ListSeatsBody = SearchBody(SEAT_SORT);

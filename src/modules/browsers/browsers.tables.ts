@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { CreatedAt, Defaulted, UpdatedAt } from '../../db/column-types.js';
+import type { CreatedAt, Defaulted, Json, NullableJson, UpdatedAt } from '../../db/column-types.js';
 
 export type SeatDriver = 'chromium' | 'sandbox';
 export type SeatStatus =
@@ -10,6 +10,10 @@ export type SeatStatus =
   | 'running_issue'
   | 'login_issue'
   | 'initializing';
+
+export type ProxyType = 'http' | 'https' | 'socks5';
+/** A seat's own proxy as stored: the password is sealed in `proxy_password_sealed`, never here. */
+export type StoredProxy = { type: ProxyType; host: string; port: number; username: string | null };
 
 export interface LinkedinBrowsersTable {
   team_id: number;
@@ -22,6 +26,25 @@ export interface LinkedinBrowsersTable {
   linkedin_account_uuid: string | null;
   user_id: number | null;
   last_start_at: Date | null;
+  external_id: string | null;
+  shared_emails: Defaulted<string[]>;
+  proxy_country_code: string | null;
+  custom_proxy_config: Json<StoredProxy[]>;
+  proxy_password_sealed: string | null;
+  /** The LinkedIn session (cookies), sealed with the secret box. */
+  session_sealed: string | null;
+  session_version: Defaulted<number>;
+  session_saved_at: Date | null;
+  /** The account's member id as LinkedIn shows it (its profile path), once logged in. */
+  linkedin_member_id: string | null;
+  /** SHA-256 of the public login link's key. */
+  access_key_hash: string | null;
+  access_key_expires_at: Date | null;
+  /** Someone is watching the live view until then; automation waits. */
+  viewer_lease_until: Date | null;
+  viewer_id: string | null;
+  last_sync_at: Date | null;
+  sync_cursor: NullableJson<Record<string, unknown>>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

@@ -1,0 +1,272 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeSender } from '../../../test/automation-factories.js';
+import { createTestContext, type TestContext, type TestUser } from '../../../test/harness.js';
+import { hashAccessKey } from './access-keys.js';
+
+let ctx: TestContext;
+let alice: TestUser;
+let bob: TestUser;
+
+beforeAll(async () => {
+  ctx = await createTestContext({ env: { LEADFLOW_PUBLIC_URL: 'https://leadflow.example.test/' } });
+  alice = await ctx.createUser();
+  bob = await ctx.createUser();
+});
+afterAll(() => ctx.close());
+
+const base = '/browsers/api/linkedin-browsers';
+
+async function createSeat(user: TestUser, body: Record<string, unknown> = {}) {
+  const sender = await makeSender(ctx.db, user.teamId);
+  const res = await ctx.request(user, {
+    method: 'POST',
+    url: base,
+    payload: { sender_profile_uuid: sender.uuid, ...body },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return { seat: res.json(), sender };
+}
+
+describe('seats', () => {
+  it('creates a chromium seat stopped with the facts object, the proxy password never shown', async () => {
+    const { seat, sender } = await createSeat(alice, {
+      name: 'Anna',
+      proxy_country_code: 'de',
+      custom_proxy_config: {
+        type: 'http',
+        host: 'proxy.example.test',
+        port: 8080,
+        username: 'anna',
+        password: 'pw-1',
+      },
+    });
+    expect(seat).toMatchObject({
+      team_id: alice.teamId,
+      sender_profile_uuid: sender.uuid,
+      driver: 'chromium',
+      status: 'stopped',
+      linkedin_account_uuid: null,
+      name: 'Anna',
+      shared_emails: [],
+      proxy_country_code: 'DE',
+      custom_proxy_config: [
+        { type: 'http', host: 'proxy.example.test', port: 8080, username: 'anna', has_password: true },
+      ],
+      linkedin_login: null,
+      linkedin_password: null,
+      browser_owner: 'customer',
+      user_id: alice.userId,
+    });
+    expect(seat.schedule).toMatchObject({ timezone: 'UTC' });
+    expect(seat.external_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(JSON.stringify(seat)).not.toContain('pw-1');
+    const row = await ctx.db
+      .selectFrom('linkedin_browsers')
+      .selectAll()
+      .where('id', '=', seat.id)
+      .executeTakeFirstOrThrow();
+    expect(row.proxy_password_sealed).toMatch(/^v1:/);
+    expect(JSON.stringify(row)).not.toContain('pw-1');
+    const senderRow = await ctx.db
+      .selectFrom('sender_profiles')
+      .select('linkedin_browser_id')
+      .where('uuid', '=', sender.uuid)
+      .executeTakeFirstOrThrow();
+    expect(senderRow.linkedin_browser_id).toBe(seat.id);
+  });
+
+  it('refuses what it cannot use, naming the field', async () => {
+    const sender = await makeSender(ctx.db, alice.teamId);
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{}, 'sender_profile_uuid'],
+      [{ sender_profile_uuid: '0190a5f2-6c1e-7a3b-9c2d-1e2f3a4b5c6d' }, 'sender_profile_uuid'],
+      [{ sender_profile_uuid: sender.uuid, driver: 'firefox' }, 'driver'],
+      [{ sender_profile_uuid: sender.uuid, proxy_country_code: 'Germany' }, 'proxy_country_code'],
+      [
+        { sender_profile_uuid: sender.uuid, custom_proxy_config: { type: 'ftp', host: 'x', port: 1 } },
+        'custom_proxy_config',
+      ],
+      [
+        { sender_profile_uuid: sender.uuid, custom_proxy_config: { type: 'http', host: 'x', port: 70000 } },
+        'custom_proxy_config',
+      ],
+      [
+        {
+          sender_profile_uuid: sender.uuid,
+          custom_proxy_config: { type: 'socks5', host: 'x', port: 1080, username: 'u', password: 'p' },
+        },
+        'custom_proxy_config.username',
+      ],
+      [{ sender_profile_uuid: sender.uuid, linkedin_password: 'x' }, 'linkedin_password'],
+    ];
+    for (const [payload, field] of cases) {
+      const res = await ctx.request(alice, { method: 'POST', url: base, payload });
+      expect(res.statusCode, JSON.stringify(payload)).toBe(422);
+      expect(Object.keys(res.json().error.data).join(','), JSON.stringify(payload)).toContain(field);
+    }
+    const first = await ctx.request(alice, {
+      method: 'POST',
+      url: base,
+      payload: { sender_profile_uuid: sender.uuid },
+    });
+    expect(first.statusCode).toBe(201);
+    const second = await ctx.request(alice, {
+      method: 'POST',
+      url: base,
+      payload: { sender_profile_uuid: sender.uuid },
+    });
+    expect(second.statusCode).toBe(409);
+  });
+
+  it('lists ascending by default, updates, sets the proxy and shares with members only', async () => {
+    const { seat } = await createSeat(alice, { name: 'Listed' });
+    const list = await ctx.request(alice, { method: 'POST', url: `${base}/list`, payload: { limit: 100 } });
+    const ids = list.json().data.map((s: { id: number }) => s.id);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(ids).toContain(seat.id);
+
+    const updated = await ctx.request(alice, {
+      method: 'PUT',
+      url: `${base}/${seat.id}`,
+      payload: { name: 'Renamed' },
+    });
+    expect(updated.json()).toMatchObject({ name: 'Renamed', status: 'stopped' });
+
+    const proxied = await ctx.request(alice, {
+      method: 'POST',
+      url: `${base}/${seat.id}/set-proxy`,
+      payload: {
+        proxy_country_code: 'US',
+        custom_proxy_config: [{ type: 'socks5', host: '203.0.113.7', port: 1080 }],
+      },
+    });
+    expect(proxied.statusCode, proxied.body).toBe(200);
+    expect(proxied.json()).toMatchObject({
+      proxy_country_code: 'US',
+      custom_proxy_config: [
+        { type: 'socks5', host: '203.0.113.7', port: 1080, username: null, has_password: false },
+      ],
+    });
+    const cleared = await ctx.request(alice, {
+      method: 'POST',
+      url: `${base}/${seat.id}/set-proxy`,
+      payload: { custom_proxy_config: null },
+    });
+    expect(cleared.json()).toMatchObject({ proxy_country_code: 'US', custom_proxy_config: [] });
+    const empty = await ctx.request(alice, {
+      method: 'POST',
+      url: `${base}/${seat.id}/set-proxy`,
+      payload: {},
+    });
+    expect(empty.statusCode).toBe(422);
+
+    const shared = await ctx.request(alice, {
+      method: 'POST',
+      url: `${base}/${seat.id}/share`,
+      payload: { recipients: [alice.email.toUpperCase()] },
+    });
+    expect(shared.statusCode, shared.body).toBe(200);
+    expect(shared.json().shared_emails).toEqual([alice.email]);
+    const stranger = await ctx.request(alice, {
+      method: 'POST',
+      url: `${base}/${seat.id}/share`,
+      payload: { recipients: [alice.email, bob.email] },
+    });
+    expect(stranger.statusCode).toBe(422);
+    expect(stranger.json().error.data).toHaveProperty(['recipients[1]']);
+    const none = await ctx.request(alice, {
+      method: 'POST',
+      url: `${base}/${seat.id}/share`,
+      payload: { recipients: [] },
+    });
+    expect(none.statusCode).toBe(422);
+  });
+
+  it('runs a never-logged-in browser seat into login_issue, a sandbox seat at once; stop stops', async () => {
+    const { seat } = await createSeat(alice);
+    const run = await ctx.request(alice, { method: 'POST', url: `${base}/${seat.id}/run` });
+    expect(run.statusCode).toBe(204);
+    const after = (await ctx.request(alice, { method: 'GET', url: `${base}/${seat.id}` })).json();
+    expect(after).toMatchObject({
+      status: 'login_issue',
+      error_reason: expect.stringMatching(/never been logged in/),
+    });
+
+    const { seat: sandbox } = await createSeat(alice, { driver: 'sandbox' });
+    expect(sandbox.status).toBe('running');
+    expect((await ctx.request(alice, { method: 'POST', url: `${base}/${sandbox.id}/stop` })).statusCode).toBe(
+      204,
+    );
+    expect((await ctx.request(alice, { method: 'GET', url: `${base}/${sandbox.id}` })).json().status).toBe(
+      'stopped',
+    );
+    await ctx.request(alice, { method: 'POST', url: `${base}/${sandbox.id}/run` });
+    expect((await ctx.request(alice, { method: 'GET', url: `${base}/${sandbox.id}` })).json().status).toBe(
+      'running',
+    );
+  });
+
+  it('generates a public login key stored as a hash only; a new key replaces the old', async () => {
+    const { seat } = await createSeat(alice);
+    const first = await ctx.request(alice, {
+      method: 'POST',
+      url: `${base}/${seat.id}/generate-external-access-key`,
+    });
+    expect(first.statusCode).toBe(200);
+    const key = first.json().external_access_key as string;
+    expect(key).toMatch(/^lb_ak_[A-Za-z0-9_-]{43}$/);
+    expect(first.json().cloud_browser_url).toBe(`https://leadflow.example.test/cloud-browser/public/${key}`);
+    const expires = new Date(first.json().expires_at).getTime();
+    expect(expires - Date.now()).toBeGreaterThan(6.9 * 86_400_000);
+    const row = await ctx.db
+      .selectFrom('linkedin_browsers')
+      .selectAll()
+      .where('id', '=', seat.id)
+      .executeTakeFirstOrThrow();
+    expect(row.access_key_hash).toBe(hashAccessKey(key));
+    expect(JSON.stringify(row)).not.toContain(key);
+
+    const second = (
+      await ctx.request(alice, { method: 'POST', url: `${base}/${seat.id}/generate-external-access-key` })
+    ).json();
+    expect(second.external_access_key).not.toBe(key);
+    const again = await ctx.db
+      .selectFrom('linkedin_browsers')
+      .select('access_key_hash')
+      .where('id', '=', seat.id)
+      .executeTakeFirstOrThrow();
+    expect(again.access_key_hash).toBe(hashAccessKey(second.external_access_key));
+    const shown = (await ctx.request(alice, { method: 'GET', url: `${base}/${seat.id}` })).json();
+    expect(shown).not.toHaveProperty('external_access_key');
+    expect(shown.external_access_key_expires_at).toBe(second.expires_at);
+  });
+
+  it('deletes: 204, gone, the sender loses it; other teams see nothing', async () => {
+    const { seat, sender } = await createSeat(alice);
+    for (const [method, url, payload] of [
+      ['GET', `${base}/${seat.id}`, undefined],
+      ['PUT', `${base}/${seat.id}`, { name: 'x' }],
+      ['DELETE', `${base}/${seat.id}`, undefined],
+      ['POST', `${base}/${seat.id}/run`, undefined],
+      ['POST', `${base}/${seat.id}/stop`, undefined],
+      ['POST', `${base}/${seat.id}/set-proxy`, { proxy_country_code: 'FR' }],
+      ['POST', `${base}/${seat.id}/share`, { recipients: [bob.email] }],
+      ['POST', `${base}/${seat.id}/generate-external-access-key`, undefined],
+    ] as const) {
+      const res = await ctx.request(bob, { method, url, ...(payload ? { payload } : {}) });
+      expect(res.statusCode, `${method} ${url}`).toBe(404);
+    }
+    expect(
+      (await ctx.request(bob, { method: 'POST', url: `${base}/list`, payload: {} })).json().data,
+    ).toEqual([]);
+
+    expect((await ctx.request(alice, { method: 'DELETE', url: `${base}/${seat.id}` })).statusCode).toBe(204);
+    expect((await ctx.request(alice, { method: 'GET', url: `${base}/${seat.id}` })).statusCode).toBe(404);
+    const senderRow = await ctx.db
+      .selectFrom('sender_profiles')
+      .select('linkedin_browser_id')
+      .where('uuid', '=', sender.uuid)
+      .executeTakeFirstOrThrow();
+    expect(senderRow.linkedin_browser_id).toBeNull();
+  });
+});
