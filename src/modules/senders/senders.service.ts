@@ -53,18 +53,6 @@ export function presentSenderProfile(row: repo.SenderProfileRow) {
   };
 }
 
-/** The `sender_profile` object of events (webhook payloads). */
-export function senderProfileEventObject(row: repo.SenderProfileRow) {
-  return {
-    uuid: row.uuid,
-    first_name: row.first_name,
-    last_name: row.last_name,
-    label: row.label,
-    assignee_user_id: row.assignee_user_id,
-    team_id: row.team_id,
-  };
-}
-
 /** Stored overrides with `changes` applied: a number sets a key, null removes it (back to the default). */
 function mergeOverrides(stored: Record<string, number>, changes: Overrides | undefined) {
   const merged = { ...stored };
