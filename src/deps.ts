@@ -154,6 +154,7 @@ export function createJobCatalog(services: Services, deps: ServiceDeps): JobHand
   return [
     ...services.webhooks.jobs,
     ...services.files.jobs,
+    ...services.flows.jobs,
     pruneEventsHandler({ db: deps.db, clock: deps.clock, retentionDays: deps.config.retention.eventDays }),
     purgeDeletedLeadsHandler({
       db: deps.db,

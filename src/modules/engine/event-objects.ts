@@ -3,6 +3,7 @@
 import type { Static } from 'typebox';
 import type { Executor } from '../../db/database.js';
 import type { AutomationObject, SenderProfileObject } from '../events/events.schemas.js';
+import { automationObject } from '../flows/automation-object.js';
 
 export type SenderObject = Static<typeof SenderProfileObject>;
 export type FlowObject = Static<typeof AutomationObject>;
@@ -22,17 +23,6 @@ export async function senderObject(
   return row ?? null;
 }
 
-export async function flowObject(
-  db: Executor,
-  teamId: number,
-  uuid: string | null,
-): Promise<FlowObject | null> {
-  if (!uuid) return null;
-  const row = await db
-    .selectFrom('flows')
-    .select(['uuid', 'name', 'status', 'priority'])
-    .where('team_id', '=', teamId)
-    .where('uuid', '=', uuid)
-    .executeTakeFirst();
-  return row ?? null;
-}
+/** The flow's `automation` object (built by the flows module). */
+export const flowObject: (db: Executor, teamId: number, uuid: string | null) => Promise<FlowObject | null> =
+  automationObject;

@@ -4,8 +4,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.js';
 import { enrollmentsRoutes } from './enrollments/enrollments.routes.js';
 import { createEnrollmentsService } from './enrollments/enrollments.service.js';
+import { fillContactSourcesHandler, startFilling } from './enrollments/filter-sources.js';
 import { flowsRoutes } from './flows.routes.js';
-import { createFlowsService } from './flows.service.js';
+import { createFlowsService, type FlowHooks } from './flows.service.js';
+import { flowStatisticsRoutes } from './statistics/statistics.routes.js';
+import { createFlowStatisticsService } from './statistics/statistics.service.js';
 import { defaultReferenceCheckers, type ReferenceCheckers } from './versions/references.js';
 import { flowVersionsRoutes } from './versions/versions.routes.js';
 import { createFlowVersionsService } from './versions/versions.service.js';
@@ -18,11 +21,14 @@ export function createFlowsModule(deps: {
   references?: ReferenceCheckers;
 }) {
   const references = { ...defaultReferenceCheckers, ...deps.references };
+  const hooks: FlowHooks = { onActivated: startFilling };
   return {
-    flows: createFlowsService({ db: deps.db }),
+    flows: createFlowsService({ db: deps.db, hooks }),
     workspaces: createFlowWorkspacesService({ db: deps.db }),
-    versions: createFlowVersionsService({ db: deps.db, references }),
+    versions: createFlowVersionsService({ db: deps.db, references, hooks }),
     enrollments: createEnrollmentsService({ db: deps.db }),
+    statistics: createFlowStatisticsService({ db: deps.db }),
+    jobs: [fillContactSourcesHandler({ db: deps.db })],
   };
 }
 
@@ -36,4 +42,5 @@ export const flowsModuleRoutes: FastifyPluginAsyncTypebox<{ flows: FlowsModule }
   await app.register(flowWorkspacesRoutes, { workspaces: flows.workspaces });
   await app.register(flowVersionsRoutes, { versions: flows.versions });
   await app.register(enrollmentsRoutes, { enrollments: flows.enrollments });
+  await app.register(flowStatisticsRoutes, { statistics: flows.statistics });
 };

@@ -8,6 +8,7 @@ import { newId } from '../../lib/ids.js';
 import { envelope, type PageParams, resolvePage } from '../../lib/pagination.js';
 import { assertValidSchedule } from '../../lib/schedule.js';
 import { endEnrollments, setFlowActive } from '../engine/enrollment-signals.js';
+import { syncFilterSources } from './enrollments/filter-sources.js';
 import * as repo from './flows.repository.js';
 import type { CreateFlowBody, UpdateFlowBody } from './flows.schemas.js';
 import type { FlowStatus } from './flows.tables.js';
@@ -225,7 +226,7 @@ export function createFlowsService(deps: { db: Database; hooks?: FlowHooks }) {
           is_public: source.is_public,
           settings: source.settings,
         });
-        await insertVersion(trx, {
+        const copy = await insertVersion(trx, {
           team_id: actor.teamId,
           uuid: versionUuid,
           flow_uuid: uuid,
@@ -237,6 +238,7 @@ export function createFlowsService(deps: { db: Database; hooks?: FlowHooks }) {
               }
             : initialTree(new Date().toISOString())),
         });
+        await syncFilterSources(trx, actor.teamId, uuid, copy);
         return detail(trx, flow);
       });
     },

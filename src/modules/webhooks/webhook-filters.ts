@@ -137,9 +137,14 @@ export function compileWebhookFilters(
     if (where) conditions.push(where);
   }
   if (parsed.flows) {
-    // A contact is "in" a flow for an event the flow raised (the event's automation). Enrollments are
-    // not recorded yet, so nothing else can place a contact in a flow (see CONTEXT.md).
-    conditions.push(sql<SqlBool>`(e.payload -> 'automation' ->> 'uuid') = any(${parsed.flows}::text[])`);
+    // A contact is "in" a flow when the flow raised the event (its automation) or the contact has an
+    // enrollment in it, live or ended (a reply ends the enrollment it answers). One index probe per
+    // event on flow_leads (team, contact, flow).
+    conditions.push(sql<SqlBool>`((e.payload -> 'automation' ->> 'uuid') = any(${parsed.flows}::text[])
+      or exists (
+        select 1 from flow_leads fl
+        where fl.team_id = e.team_id and fl.lead_uuid = e.lead_uuid and fl.flow_uuid = any(${parsed.flows}::uuid[])
+      ))`);
   }
   return {
     where: conditions.length > 0 ? sql<SqlBool>`(${sql.join(conditions, sql` and `)})` : undefined,

@@ -197,7 +197,7 @@ describe('delivering events', () => {
     await settled(alice, byList.uuid, 'succeeded', 2);
     await settled(alice, byTag.uuid, 'succeeded', 2);
     await settled(alice, all.uuid, 'succeeded', 3);
-    // No contact is in a flow except through an event the flow raised.
+    // No contact is in the flow yet.
     expect(await deliveries(alice, inFlow.uuid)).toEqual([]);
     await ctx.db.transaction().execute(async (trx) => {
       const automation = (uuid: string) => ({ uuid, name: 'Flow', status: 'on', priority: 1 });
@@ -213,6 +213,25 @@ describe('delivering events', () => {
     });
     await receiver.waitFor(5, at('/f-all'));
     expect(receiver.requests.filter(at('/f-flow'))).toHaveLength(1);
+    // An enrollment in the flow (even an ended one) places the contact in it for any event.
+    await ctx.db
+      .insertInto('flow_leads')
+      .values({
+        team_id: alice.teamId,
+        uuid: newId(),
+        flow_uuid: flow,
+        flow_version_uuid: newId(),
+        lead_uuid: b1!,
+        status: 'finished',
+      })
+      .execute();
+    await ctx.db
+      .transaction()
+      .execute((trx) => emitContactEvents(trx, alice.teamId, 'contact_exported', [a2!, b1!]));
+    const enrolled = await receiver.waitFor(2, at('/f-flow'));
+    expect(JSON.parse(enrolled[1]!.body).contact.uuid).toBe(b1);
+    await receiver.waitFor(7, at('/f-all'));
+    expect(receiver.requests.filter(at('/f-flow'))).toHaveLength(2);
   });
 
   it('sends nothing for a webhook that is off, and nothing across teams', async () => {

@@ -72,8 +72,8 @@ export async function enrolmentTarget(
 /**
  * Enrols the contacts `picked` selects (columns `uuid`, `updated_at` and `is_blacklisted` of the team's
  * contacts; blacklisted ones are dropped here) through `target`. Contacts already in the flow are skipped.
- * Returns how many were enrolled and the last picked contact by uuid and by updated_at (cursors of
- * self-filling sources).
+ * Returns how many were picked and enrolled, and the last picked contact by uuid and by updated_at
+ * (cursors of self-filling sources).
  */
 export async function enrolContacts(
   trx: Executor,
@@ -81,8 +81,13 @@ export async function enrolContacts(
   target: EnrolmentTarget,
   addedBy: AddedBy,
   picked: RawBuilder<unknown>,
-): Promise<{ enrolled: number; lastUuid: string | null; lastUpdatedAt: Date | null }> {
-  const { rows } = await sql<{ enrolled: number; last_uuid: string | null; last_updated_at: Date | null }>`
+): Promise<{ enrolled: number; picked: number; lastUuid: string | null; lastUpdatedAt: Date | null }> {
+  const { rows } = await sql<{
+    enrolled: number;
+    picked: number;
+    last_uuid: string | null;
+    last_updated_at: Date | null;
+  }>`
     with picked as (${picked}),
     inserted as (
       insert into flow_leads (team_id, uuid, flow_uuid, flow_version_uuid, lead_uuid, contact_source_id,
@@ -95,12 +100,17 @@ export async function enrolContacts(
       on conflict (team_id, flow_uuid, lead_uuid) do nothing
       returning 1
     )
-    select (select count(*) from inserted)::int as enrolled,
+    select (select count(*) from inserted)::int as enrolled, (select count(*) from picked)::int as picked,
       (select max(uuid::text) from picked)::uuid as last_uuid,
       (select max(updated_at) from picked) as last_updated_at
   `.execute(trx);
   const row = rows[0]!;
-  return { enrolled: row.enrolled, lastUuid: row.last_uuid, lastUpdatedAt: row.last_updated_at };
+  return {
+    enrolled: row.enrolled,
+    picked: row.picked,
+    lastUuid: row.last_uuid,
+    lastUpdatedAt: row.last_updated_at,
+  };
 }
 
 /** The team's contacts matching `where` (alias `l`), as `picked` for enrolContacts. */

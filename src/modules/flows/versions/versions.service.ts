@@ -4,6 +4,7 @@
 import type { Database } from '../../../db/database.js';
 import { AppError, invalidField, notFound } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
+import { syncFilterSources } from '../enrollments/filter-sources.js';
 import { selectFlow, updateFlow } from '../flows.repository.js';
 import type { FlowHooks } from '../flows.service.js';
 import { NODE_TYPES } from './node-catalogue.js';
@@ -105,6 +106,7 @@ export function createFlowVersionsService(deps: {
         });
         await updateFlow(trx, teamId, flowUuid, { flow_version_uuid: version.uuid });
         const enrollments = await switchEnrollments(trx, teamId, flowUuid, version);
+        await syncFilterSources(trx, teamId, flowUuid, version);
         if (flow.status === 'on') await deps.hooks?.onActivated?.(trx, teamId, flowUuid);
         return { ...present(version, version.uuid), enrollments };
       });
