@@ -1,11 +1,12 @@
 // Records of the team that node payloads and contact sources name (tags, lists, stages, senders,
 // flows...). Each kind has a checker that answers which of a set of uuids exist in the team - one query
-// per kind for a whole version. Kinds whose module does not exist yet (AI templates, attachments, CRM
-// integrations, API-call accounts) have no checker: their references are stored unchecked until that
-// module passes its checker to createFlowsService (see deps.ts).
+// per kind for a whole version. Kinds whose module does not exist yet (CRM integrations, API-call
+// accounts) have no checker: their references are stored unchecked until that module passes its
+// checker to createFlowsModule (see deps.ts, where the AI templates module passes its own).
 import { sql } from 'kysely';
 import type { Executor } from '../../../db/database.js';
 import { isUuid } from '../../../lib/ids.js';
+import { selectAttachmentsByUuids } from '../../attachments/attachments.repository.js';
 import { selectExistingTagUuids } from '../../tags/tags.repository.js';
 
 export type ReferenceKind =
@@ -67,6 +68,8 @@ export const defaultReferenceCheckers: ReferenceCheckers = {
   sender_profile: selectExistingSenderUuids,
   flow: (db, teamId, uuids) => existing(db, 'flows', teamId, uuids),
   webhook: (db, teamId, uuids) => existing(db, 'webhooks', teamId, uuids),
+  attachment: async (db, teamId, uuids) =>
+    new Set((await selectAttachmentsByUuids(db, teamId, uuids)).map((attachment) => attachment.uuid)),
 };
 
 export type ReferenceUse = { kind: ReferenceKind; uuid: string; path: string; label: string };

@@ -411,6 +411,18 @@ describe('tree validation', () => {
     });
   });
 
+  it('checks that attachments exist in the team', async () => {
+    const missing = '0190f000-0000-7000-8000-0000000000ab';
+    const data = await problems({
+      nodes: linearTree([
+        { type: 'linkedin_send_message', payload: { template: 'Hi', attachments: [{ uuid: missing }] } },
+      ]),
+    });
+    expect(data['nodes[id=1].payload.attachments.0']).toEqual([
+      `Node 1 (linkedin_send_message): payload.attachments.0: no attachment of yours has the UUID ${missing}.`,
+    ]);
+  });
+
   it('refuses sending a contact to the flow it is in', async () => {
     const data = await problems({
       nodes: linearTree([{ type: 'gs_send_to_flow', payload: { flow_uuid: flow.uuid } }]),
