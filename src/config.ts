@@ -115,7 +115,35 @@ export type Config = Readonly<{
     /** Retries of a call that failed with a connection error, 408, 409, 429 or 5xx. */
     maxRetries: number;
   };
+  /** The e-mail channel (src/modules/email/CONTEXT.md). */
+  email: {
+    /** Connecting, greeting and socket inactivity limit of one SMTP or IMAP connection. */
+    connectTimeoutMs: number;
+    /** Run the IMAP sync of active mailboxes in worker processes. */
+    syncEnabled: boolean;
+    /** A mailbox is polled at least this often (IDLE reports new mail sooner where the server offers it). */
+    syncPollSeconds: number;
+    /** Mailboxes one worker process keeps in sync at once. */
+    syncMailboxesPerProcess: number;
+    /** Messages looked at per IMAP fetch while syncing (memory stays flat whatever the mailbox size). */
+    syncBatchSize: number;
+    /** Days of existing mail the first sync of a mailbox reads (0: only mail arriving from now on). */
+    syncHistoryDays: number;
+    oauth: Record<'gmail' | 'outlook', OAuthProviderConfig>;
+  };
 }>;
+
+export type OAuthProviderConfig = {
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  authUrl: string;
+  tokenUrl: string;
+  /** Google: the OpenID userinfo endpoint; Microsoft: unset (the id_token names the account). */
+  userinfoUrl: string | undefined;
+  scopes: string[];
+  imap: { host: string; port: number; secure: boolean };
+  smtp: { host: string; port: number; secure: boolean };
+};
 
 type Env = Record<string, string | undefined>;
 
@@ -304,6 +332,42 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       timeoutMs: read.int('LEADFLOW_LLM_TIMEOUT_MS', 30_000, 100, 600_000),
       concurrency: read.int('LEADFLOW_LLM_CONCURRENCY', 4, 1, 1000),
       maxRetries: read.int('LEADFLOW_LLM_MAX_RETRIES', 1, 0, 10),
+    },
+    email: {
+      connectTimeoutMs: read.int('LEADFLOW_EMAIL_CONNECT_TIMEOUT_MS', 20_000, 100, 600_000),
+      syncEnabled: read.bool('LEADFLOW_EMAIL_SYNC_ENABLED', true),
+      syncPollSeconds: read.int('LEADFLOW_EMAIL_SYNC_POLL_SECONDS', 120, 1, 86_400),
+      syncMailboxesPerProcess: read.int('LEADFLOW_EMAIL_SYNC_MAILBOXES_PER_PROCESS', 200, 1, 10_000),
+      syncBatchSize: read.int('LEADFLOW_EMAIL_SYNC_BATCH_SIZE', 500, 10, 10_000),
+      syncHistoryDays: read.int('LEADFLOW_EMAIL_SYNC_HISTORY_DAYS', 14, 0, 36_500),
+      oauth: {
+        gmail: {
+          clientId: read.optional('LEADFLOW_GMAIL_CLIENT_ID'),
+          clientSecret: read.optional('LEADFLOW_GMAIL_CLIENT_SECRET'),
+          authUrl: 'https://accounts.google.com/o/oauth2/v2/auth',
+          tokenUrl: 'https://oauth2.googleapis.com/token',
+          userinfoUrl: 'https://openidconnect.googleapis.com/v1/userinfo',
+          scopes: ['https://mail.google.com/', 'openid', 'email'],
+          imap: { host: 'imap.gmail.com', port: 993, secure: true },
+          smtp: { host: 'smtp.gmail.com', port: 465, secure: true },
+        },
+        outlook: {
+          clientId: read.optional('LEADFLOW_OUTLOOK_CLIENT_ID'),
+          clientSecret: read.optional('LEADFLOW_OUTLOOK_CLIENT_SECRET'),
+          authUrl: `https://login.microsoftonline.com/${read.string('LEADFLOW_OUTLOOK_TENANT', 'common')}/oauth2/v2.0/authorize`,
+          tokenUrl: `https://login.microsoftonline.com/${read.string('LEADFLOW_OUTLOOK_TENANT', 'common')}/oauth2/v2.0/token`,
+          userinfoUrl: undefined,
+          scopes: [
+            'https://outlook.office.com/IMAP.AccessAsUser.All',
+            'https://outlook.office.com/SMTP.Send',
+            'offline_access',
+            'openid',
+            'email',
+          ],
+          imap: { host: 'outlook.office365.com', port: 993, secure: true },
+          smtp: { host: 'smtp.office365.com', port: 587, secure: false },
+        },
+      },
     },
     ...overrides,
   };

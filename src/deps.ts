@@ -17,6 +17,7 @@ import { companyMassActionRunner } from './modules/companies/companies.mass-acti
 import { createCompaniesService } from './modules/companies/companies.service.js';
 import { customFieldJobHandlers } from './modules/custom-fields/custom-fields.jobs.js';
 import { createCustomFieldsService } from './modules/custom-fields/custom-fields.service.js';
+import { createEmailModule } from './modules/email/email.module.js';
 import { createDriverRegistry, type DriverFactories } from './modules/engine/drivers/registry.js';
 import { createEngine, type Engine, type EngineDeps } from './modules/engine/engine.js';
 import { senderActionLimits } from './modules/engine/limits.js';
@@ -125,6 +126,7 @@ export function createServices(deps: ServiceDeps) {
     store: files.store,
     maxBytes: deps.config.attachmentMaxBytes,
   });
+  const email = createEmailModule({ ...deps, box: secretBoxOf(deps.config) });
   return {
     identity,
     lists,
@@ -145,6 +147,7 @@ export function createServices(deps: ServiceDeps) {
     browsers,
     attachments,
     llm,
+    email,
   };
 }
 

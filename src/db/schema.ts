@@ -12,6 +12,13 @@ import type { BulkOperationsTable } from '../modules/bulk-operations/bulk-operat
 import type { CompaniesTable } from '../modules/companies/companies.tables.js';
 import type { CustomFieldsTable } from '../modules/custom-fields/custom-fields.tables.js';
 import type {
+  EmailBodiesTable,
+  EmailsTable,
+  MailboxErrorsTable,
+  MailboxesTable,
+  MailboxFoldersTable,
+} from '../modules/email/email.tables.js';
+import type {
   ContactSourceRotationTable,
   LeadSignalsTable,
   SandboxLinkedinActionsTable,
@@ -73,4 +80,9 @@ export interface DB extends IdentityTables, JobsTables {
   sandbox_linkedin_actions: SandboxLinkedinActionsTable;
   ai_templates: AiTemplatesTable;
   attachments: AttachmentsTable;
+  mailboxes: MailboxesTable;
+  mailbox_errors: MailboxErrorsTable;
+  mailbox_folders: MailboxFoldersTable;
+  email_bodies: EmailBodiesTable;
+  emails: EmailsTable;
 }

@@ -19,6 +19,7 @@ import * as engine from './0600_engine.js';
 import * as aiTemplates from './0700_ai_templates.js';
 import * as attachments from './0800_attachments.js';
 import * as linkedinSeats from './0810_linkedin_seats.js';
+import * as email from './0850_email.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_identity': identity,
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '0700_ai_templates': aiTemplates,
   '0800_attachments': attachments,
   '0810_linkedin_seats': linkedinSeats,
+  '0850_email': email,
 };

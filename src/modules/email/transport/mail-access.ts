@@ -1,0 +1,212 @@
+// How Leadflow reaches a mailbox's servers: SMTP through nodemailer (a pooled transport per mailbox and
+// process, rebuilt when its settings or token change), IMAP through imapflow (a fresh client per use:
+// an ImapFlow instance cannot reconnect). OAuth mailboxes log in with XOAUTH2 and a current access
+// token: refreshed shortly before it expires, or once when a server refuses it, and stored sealed.
+
+import { ImapFlow } from 'imapflow';
+import type { Selectable } from 'kysely';
+import nodemailer from 'nodemailer';
+import type { Config } from '../../../config.js';
+import type { Executor } from '../../../db/database.js';
+import type { SecretBox } from '../../../lib/secrets.js';
+import type { MailboxesTable } from '../email.tables.js';
+import { refreshAccessToken } from '../oauth/oauth-client.js';
+import { type MailboxSecrets, openSecrets, sealSecrets } from './credentials.js';
+import { classifyMailError, MailFailure } from './mail-errors.js';
+
+export type Mailbox = Selectable<MailboxesTable>;
+
+type Login = { user: string; pass: string } | { user: string; accessToken: string };
+type Transporter = ReturnType<typeof nodemailer.createTransport>;
+
+export type SendEnvelope = { from: string; to: string[] };
+export type ConnectionCheck = { smtp: string | null; imap: string | null; auth: boolean };
+
+export type MailAccessDeps = { db: Executor; box: SecretBox; config: Config };
+
+export type MailAccess = ReturnType<typeof createMailAccess>;
+
+/** Refresh an access token this long before it expires. */
+const REFRESH_MARGIN_MS = 120_000;
+
+export function createMailAccess(deps: MailAccessDeps) {
+  const { db, box, config } = deps;
+  const transports = new Map<string, { key: string; transport: Transporter }>();
+  const timeouts = {
+    connectionTimeout: config.email.connectTimeoutMs,
+    greetingTimeout: config.email.connectTimeoutMs,
+    socketTimeout: config.email.connectTimeoutMs * 3,
+  };
+
+  function secretsOf(mailbox: Mailbox): MailboxSecrets {
+    const secrets = openSecrets(box, mailbox.secrets);
+    if (!secrets) throw new MailFailure('auth', 'the mailbox has no stored credentials; connect it again');
+    return secrets;
+  }
+
+  /** A current access token of an OAuth mailbox (refreshed and stored when due or when `force`). */
+  async function accessToken(mailbox: Mailbox, force: boolean): Promise<string> {
+    const secrets = secretsOf(mailbox);
+    if (secrets.kind !== 'oauth') throw new Error('not an OAuth mailbox');
+    const fresh = secrets.access_token && (secrets.expires_at ?? 0) - REFRESH_MARGIN_MS > Date.now();
+    if (fresh && !force) return secrets.access_token as string;
+    const provider = config.email.oauth[mailbox.provider as 'gmail' | 'outlook'];
+    const answer = await refreshAccessToken(provider, secrets.refresh_token);
+    const next: MailboxSecrets = {
+      kind: 'oauth',
+      refresh_token: answer.refresh_token ?? secrets.refresh_token,
+      access_token: answer.access_token,
+      expires_at: Date.now() + (answer.expires_in ?? 3600) * 1000,
+    };
+    const sealed = sealSecrets(box, next);
+    await db
+      .updateTable('mailboxes')
+      .set({ secrets: sealed })
+      .where('team_id', '=', mailbox.team_id)
+      .where('uuid', '=', mailbox.uuid)
+      .execute();
+    mailbox.secrets = sealed;
+    return answer.access_token;
+  }
+
+  async function login(mailbox: Mailbox, side: 'smtp' | 'imap', force = false): Promise<Login> {
+    const settings = mailbox.connection_settings;
+    const user = (side === 'smtp' ? settings.smtp_username : settings.imap_username) ?? mailbox.email;
+    const secrets = secretsOf(mailbox);
+    if (secrets.kind === 'password') {
+      return { user, pass: side === 'smtp' ? secrets.smtp_password : secrets.imap_password };
+    }
+    return { user, accessToken: await accessToken(mailbox, force) };
+  }
+
+  function smtpAuth(credentials: Login) {
+    return 'pass' in credentials
+      ? { user: credentials.user, pass: credentials.pass }
+      : { type: 'OAuth2' as const, user: credentials.user, accessToken: credentials.accessToken };
+  }
+
+  async function transportFor(mailbox: Mailbox, force = false): Promise<Transporter> {
+    const credentials = await login(mailbox, 'smtp', force);
+    const settings = mailbox.connection_settings;
+    // A changed setting, password or token builds a new pool; the old one is closed.
+    const key = JSON.stringify([
+      settings,
+      mailbox.secrets,
+      'accessToken' in credentials ? credentials.accessToken : '',
+    ]);
+    const cached = transports.get(mailbox.uuid);
+    if (cached?.key === key) return cached.transport;
+    cached?.transport.close();
+    const transport = nodemailer.createTransport({
+      pool: true,
+      maxConnections: 3,
+      maxMessages: 100,
+      host: settings.smtp_host,
+      port: settings.smtp_port,
+      secure: settings.smtp_secure ?? settings.smtp_port === 465,
+      auth: smtpAuth(credentials),
+      ...timeouts,
+    } as never);
+    transports.set(mailbox.uuid, { key, transport });
+    return transport;
+  }
+
+  /** Retries once with a refreshed token when an OAuth login is refused (the token may be revoked early). */
+  async function withOAuthRetry<T>(mailbox: Mailbox, run: (force: boolean) => Promise<T>): Promise<T> {
+    try {
+      return await run(false);
+    } catch (error) {
+      const failure = classifyMailError(error);
+      if (failure.kind !== 'auth' || mailbox.provider === 'smtp') throw failure;
+      try {
+        return await run(true);
+      } catch (again) {
+        throw classifyMailError(again);
+      }
+    }
+  }
+
+  /** A connected IMAP client (the caller logs out). Throws a MailFailure. */
+  function imap(mailbox: Mailbox): Promise<ImapFlow> {
+    return withOAuthRetry(mailbox, async (force) => {
+      const credentials = await login(mailbox, 'imap', force);
+      const settings = mailbox.connection_settings;
+      const client = new ImapFlow({
+        host: settings.imap_host ?? '',
+        port: settings.imap_port ?? 993,
+        secure: settings.imap_secure ?? settings.imap_port === 993,
+        auth: credentials,
+        logger: false,
+        connectionTimeout: config.email.connectTimeoutMs,
+        greetingTimeout: config.email.connectTimeoutMs,
+        socketTimeout: Math.max(config.email.connectTimeoutMs * 3, 300_000),
+        qresync: true,
+        disableAutoIdle: true,
+      } as never);
+      // An error event after connect must not crash the process; the caller sees the failed command.
+      client.on('error', () => {});
+      await client.connect();
+      return client;
+    });
+  }
+
+  return {
+    imap,
+
+    /** Sends one raw RFC 5322 message; throws a MailFailure. Returns the server's answer. */
+    async send(mailbox: Mailbox, envelope: SendEnvelope, raw: Buffer | string): Promise<string> {
+      return withOAuthRetry(mailbox, async (force) => {
+        const transport = await transportFor(mailbox, force);
+        const info = await transport.sendMail({ envelope, raw });
+        return info.response ?? '';
+      });
+    },
+
+    /** Logs in to SMTP and IMAP; null when a side works, else what it said. */
+    async check(mailbox: Mailbox): Promise<ConnectionCheck> {
+      const result: ConnectionCheck = { smtp: null, imap: null, auth: false };
+      const problem = (error: unknown) => {
+        const failure = classifyMailError(error);
+        if (failure.kind === 'auth') result.auth = true;
+        return failure.message;
+      };
+      await Promise.all([
+        withOAuthRetry(mailbox, async (force) => {
+          const credentials = await login(mailbox, 'smtp', force);
+          const settings = mailbox.connection_settings;
+          const probe = nodemailer.createTransport({
+            host: settings.smtp_host,
+            port: settings.smtp_port,
+            secure: settings.smtp_secure ?? settings.smtp_port === 465,
+            auth: smtpAuth(credentials),
+            ...timeouts,
+          } as never);
+          try {
+            await probe.verify();
+          } finally {
+            probe.close();
+          }
+        }).catch((error) => {
+          result.smtp = problem(error);
+        }),
+        imap(mailbox)
+          .then((client) => client.logout().catch(() => {}))
+          .catch((error) => {
+            result.imap = problem(error);
+          }),
+      ]);
+      return result;
+    },
+
+    /** Forgets the pooled transport of a mailbox (deleted, deactivated, settings changed). */
+    forget(mailboxUuid: string) {
+      transports.get(mailboxUuid)?.transport.close();
+      transports.delete(mailboxUuid);
+    },
+
+    close() {
+      for (const { transport } of transports.values()) transport.close();
+      transports.clear();
+    },
+  };
+}

@@ -1,0 +1,45 @@
+// What went wrong talking to a mail server, in the few kinds the callers act on. nodemailer and
+// imapflow report failures with codes and SMTP response codes; this is the one place that reads them.
+
+export type MailFailureKind =
+  /** The server refused the login (wrong password, revoked token): the mailbox needs attention. */
+  | 'auth'
+  /** A recipient was refused permanently (5xx at RCPT): a hard bounce. */
+  | 'recipient'
+  /** The message was refused permanently (5xx at DATA). */
+  | 'rejected'
+  /** Anything that may pass: connection, timeout, 4xx. */
+  | 'transient';
+
+export class MailFailure extends Error {
+  constructor(
+    readonly kind: MailFailureKind,
+    message: string,
+    readonly responseCode?: number,
+  ) {
+    super(message);
+  }
+}
+
+type RawError = Error & {
+  code?: string;
+  responseCode?: number;
+  response?: string;
+  authenticationFailed?: boolean;
+  serverResponseCode?: string;
+};
+
+export function classifyMailError(error: unknown): MailFailure {
+  if (error instanceof MailFailure) return error;
+  const raw = error as RawError;
+  const text = (raw?.response ?? raw?.message ?? String(error)).trim();
+  const code = raw?.responseCode;
+  if (raw?.code === 'EAUTH' || raw?.code === 'ENOAUTH' || raw?.authenticationFailed) {
+    return new MailFailure('auth', `login refused: ${text}`, code);
+  }
+  if (raw?.code === 'EENVELOPE' && code !== undefined && code >= 500) {
+    return new MailFailure('recipient', text, code);
+  }
+  if (code !== undefined && code >= 500) return new MailFailure('rejected', text, code);
+  return new MailFailure('transient', text || 'the mail server did not answer', code);
+}
