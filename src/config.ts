@@ -95,6 +95,17 @@ export type Config = Readonly<{
     maxResponseSeconds: number;
     /** Invitations per rolling 7 days a sandbox account accepts before it signals the weekly limit. */
     weeklyInvitationLimit: number;
+    /** Share of profiles and company pages the sandbox answers "not found" for. */
+    profileMissingRate: number;
+    /** Pause between two reads of one sandbox account (0: as fast as the workers go). */
+    readIntervalMs: number;
+  };
+  /** How fast a real LinkedIn account is read (profiles for enrichment, search pages for data sources). */
+  linkedinReads: {
+    profileIntervalSeconds: number;
+    searchPageIntervalSeconds: number;
+    profilesPerDay: number;
+    searchPagesPerDay: number;
   };
   /** Scheduled clean-up; 0 days keeps things forever. */
   retention: {
@@ -320,6 +331,14 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       minResponseSeconds: read.int('LEADFLOW_SANDBOX_MIN_RESPONSE_SECONDS', 5, 0),
       maxResponseSeconds: read.int('LEADFLOW_SANDBOX_MAX_RESPONSE_SECONDS', 60, 0),
       weeklyInvitationLimit: read.int('LEADFLOW_SANDBOX_WEEKLY_INVITATION_LIMIT', 200, 1),
+      profileMissingRate: read.fraction('LEADFLOW_SANDBOX_PROFILE_MISSING_RATE', 0.02),
+      readIntervalMs: read.int('LEADFLOW_SANDBOX_READ_INTERVAL_MS', 0, 0, 3_600_000),
+    },
+    linkedinReads: {
+      profileIntervalSeconds: read.int('LEADFLOW_LINKEDIN_PROFILE_READ_INTERVAL_SECONDS', 8, 1, 86_400),
+      searchPageIntervalSeconds: read.int('LEADFLOW_LINKEDIN_SEARCH_PAGE_INTERVAL_SECONDS', 30, 1, 86_400),
+      profilesPerDay: read.int('LEADFLOW_LINKEDIN_PROFILE_READS_PER_DAY', 150, 0, 100_000),
+      searchPagesPerDay: read.int('LEADFLOW_LINKEDIN_SEARCH_PAGES_PER_DAY', 40, 0, 100_000),
     },
     retention: {
       eventDays: read.int('LEADFLOW_EVENT_RETENTION_DAYS', 30, 0, 36_500),

@@ -18,10 +18,17 @@ import { createCompaniesService } from './modules/companies/companies.service.js
 import { customFieldJobHandlers } from './modules/custom-fields/custom-fields.jobs.js';
 import { createCustomFieldsService } from './modules/custom-fields/custom-fields.service.js';
 import { createEmailModule } from './modules/email/email.module.js';
-import { createDriverRegistry, type DriverFactories } from './modules/engine/drivers/registry.js';
+import type { ReaderRegistry } from './modules/engine/drivers/reader.js';
+import {
+  createDriverRegistry,
+  createReaderRegistry,
+  type DriverFactories,
+  type ReaderFactories,
+} from './modules/engine/drivers/registry.js';
 import { createEngine, type Engine, type EngineDeps } from './modules/engine/engine.js';
 import { senderActionLimits } from './modules/engine/limits.js';
 import { createSandboxDriver } from './modules/engine/sandbox/sandbox-driver.js';
+import { createSandboxReader } from './modules/engine/sandbox/sandbox-reader.js';
 import { templateRenderer } from './modules/engine/template-renderer.js';
 import { pruneEventsHandler } from './modules/events/events.retention.js';
 import { createFilesService } from './modules/files/files.service.js';
@@ -87,6 +94,15 @@ export function createAutomationEngine(deps: ServiceDeps, log: Logger, options: 
     ...(options.crashPoint ? { crashPoint: options.crashPoint } : {}),
     ...(options.sleep ? { sleep: options.sleep } : {}),
   });
+}
+
+/**
+ * How senders read LinkedIn (enrichment, data sources): the sandbox network's reader, plus the readers
+ * of other seat drivers (the real browser driver registers its reader here).
+ */
+export function createLinkedInReaders(deps: ServiceDeps, extra: ReaderFactories = {}): ReaderRegistry {
+  const sandbox = createSandboxReader(deps.config.sandbox);
+  return createReaderRegistry(deps.db, { sandbox: () => sandbox, ...extra });
 }
 
 export function createServices(deps: ServiceDeps) {

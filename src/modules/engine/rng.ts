@@ -13,3 +13,28 @@ export function uniform(...parts: Array<string | number>): number {
 export function uniformInt(min: number, max: number, ...parts: Array<string | number>): number {
   return min + Math.floor(uniform(...parts) * (max - min + 1));
 }
+
+/**
+ * A deterministic stream of uniform numbers in [0, 1) seeded by the hash of `parts` (sfc32): one hash
+ * for many draws, where the sandbox generates a whole person or company from one key.
+ */
+export function randomStream(...parts: Array<string | number>): () => number {
+  const digest = createHash('sha256').update(parts.join('\u0000')).digest();
+  let a = digest.readUInt32BE(0);
+  let b = digest.readUInt32BE(4);
+  let c = digest.readUInt32BE(8);
+  let d = digest.readUInt32BE(12);
+  return () => {
+    a |= 0;
+    b |= 0;
+    c |= 0;
+    d |= 0;
+    const t = (((a + b) | 0) + d) | 0;
+    d = (d + 1) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (c << 21) | (c >>> 11);
+    c = (c + t) | 0;
+    return (t >>> 0) / 4294967296;
+  };
+}

@@ -1,10 +1,12 @@
 // Which driver a sender acts through: on LinkedIn, its seat's (sandbox or a real browser), which must
 // be running; on e-mail, its mailbox's. Channels that are not installed answer "unavailable" with the
 // reason the sender's enrollments are parked for.
+import { sql } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import type { SeatDriver } from '../../browsers/browsers.tables.js';
 import type { SenderPauseReason } from '../sender-pauses.js';
 import type { Channel, ChannelDriver, DriverRegistry } from './driver.js';
+import type { LinkedInReader, ReaderRegistry } from './reader.js';
 
 export type SeatRow = {
   team_id: number;
@@ -41,6 +43,58 @@ export function createDriverRegistry(db: Database, factories: DriverFactories): 
       if (seat.status !== 'running') return { unavailable: 'seat_login_issue' };
       const factory = factories.linkedin[seat.driver];
       return factory ? factory(seat) : { unavailable: 'no_linkedin_seat' };
+    },
+  };
+}
+
+/** A reader per seat driver kind (the sandbox network, a real browser). */
+export type ReaderFactories = Partial<Record<SeatDriver, (seat: SeatRow) => LinkedInReader>>;
+
+/**
+ * Which reader a sender reads LinkedIn through: its seat's, when the sender is enabled, the seat runs,
+ * nobody is watching its live view and its driver kind has a reader.
+ */
+export function createReaderRegistry(db: Database, factories: ReaderFactories): ReaderRegistry {
+  const seats = (teamId: number) =>
+    db
+      .selectFrom('linkedin_browsers as b')
+      .innerJoin('sender_profiles as s', (join) =>
+        join.onRef('s.team_id', '=', 'b.team_id').onRef('s.uuid', '=', 'b.sender_profile_uuid'),
+      )
+      .select([
+        'b.team_id',
+        'b.id',
+        'b.sender_profile_uuid',
+        'b.driver',
+        'b.status',
+        's.status as sender_status',
+        sql<boolean>`coalesce(b.viewer_lease_until > now(), false)`.as('in_live_view'),
+      ])
+      .where('b.team_id', '=', teamId)
+      .orderBy('b.id');
+  const why = (seat: SeatRow & { in_live_view: boolean; sender_status: string }) => {
+    if (seat.sender_status !== 'enabled') return 'sender_disabled';
+    if (seat.status !== 'running') return 'seat_login_issue';
+    if (seat.in_live_view) return 'seat_in_live_view';
+    if (!factories[seat.driver]) return 'no_reader';
+    return undefined;
+  };
+  return {
+    async resolve(teamId, senderProfileUuid) {
+      const seat = await seats(teamId)
+        .where('b.sender_profile_uuid', '=', senderProfileUuid)
+        .executeTakeFirst();
+      if (!seat) return { unavailable: 'no_linkedin_seat' };
+      const problem = why(seat);
+      return problem ? { unavailable: problem } : factories[seat.driver]!(seat);
+    },
+    async available(teamId) {
+      const found = new Map<string, LinkedInReader>();
+      for (const seat of await seats(teamId).execute()) {
+        if (found.has(seat.sender_profile_uuid) || why(seat)) continue;
+        found.set(seat.sender_profile_uuid, factories[seat.driver]!(seat));
+      }
+      return [...found].map(([senderProfileUuid, reader]) => ({ senderProfileUuid, reader }));
     },
   };
 }
