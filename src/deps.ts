@@ -25,6 +25,8 @@ import {
   type DriverFactories,
   type ReaderFactories,
 } from './modules/engine/drivers/registry.js';
+import { emailDriverFactory } from './modules/email/sending/email-driver.js';
+import { createMailAccess } from './modules/email/transport/mail-access.js';
 import { createEngine, type Engine, type EngineDeps } from './modules/engine/engine.js';
 import { senderActionLimits } from './modules/engine/limits.js';
 import { createSandboxDriver } from './modules/engine/sandbox/sandbox-driver.js';
@@ -32,6 +34,7 @@ import { createSandboxReader } from './modules/engine/sandbox/sandbox-reader.js'
 import { templateRenderer } from './modules/engine/template-renderer.js';
 import { pruneEventsHandler } from './modules/events/events.retention.js';
 import { createFilesService } from './modules/files/files.service.js';
+import { createLocalFileStore } from './modules/files/storage.js';
 import { endEnrollmentsOfDeletedLeads } from './modules/flows/enrollments/enrollment-ends.js';
 import { createFlowsModule } from './modules/flows/flows.module.js';
 import { createAuthCache } from './modules/identity/auth-cache.js';
@@ -70,6 +73,18 @@ export type EngineOptions = Partial<Pick<EngineDeps, 'crashPoint' | 'sleep' | 'd
   email?: DriverFactories['email'];
 };
 
+/** The e-mail channel of the engine: the sender's mailboxes, through this process's SMTP pools. */
+function emailChannel(deps: ServiceDeps): NonNullable<DriverFactories['email']> {
+  const box = secretBoxOf(deps.config);
+  return emailDriverFactory({
+    db: deps.db,
+    box,
+    config: deps.config,
+    mail: createMailAccess({ db: deps.db, box, config: deps.config }),
+    files: createLocalFileStore(deps.config.filesDir),
+  });
+}
+
 /** The automation engine of a worker process (or of a test or simulation driving `tick()`). */
 export function createAutomationEngine(deps: ServiceDeps, log: Logger, options: EngineOptions = {}): Engine {
   const sandbox = createSandboxDriver(deps.db, deps.config.sandbox);
@@ -77,7 +92,7 @@ export function createAutomationEngine(deps: ServiceDeps, log: Logger, options: 
     options.drivers ??
     createDriverRegistry(deps.db, {
       linkedin: { sandbox: () => sandbox, ...options.linkedinDrivers },
-      ...(options.email ? { email: options.email } : {}),
+      email: options.email ?? emailChannel(deps),
     });
   return createEngine({
     db: deps.db,

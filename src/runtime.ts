@@ -11,6 +11,7 @@ import { migrateDatabase } from './db/migrate.js';
 import { createAutomationEngine, createJobCatalog, createServices, type Services } from './deps.js';
 import { startWorker, type WorkerHandle } from './jobs/runner.js';
 import { systemClock } from './lib/clock.js';
+import { startMailboxSync } from './modules/email/sync/sync-loop.js';
 import type { Engine } from './modules/engine/engine.js';
 import { startAuthInvalidation } from './modules/identity/auth-cache.js';
 
@@ -50,6 +51,7 @@ export async function startRuntime(role: Role, config: Config, logger: Logger): 
   let app: FastifyInstance | undefined;
   let worker: WorkerHandle | undefined;
   let engine: Engine | undefined;
+  let mailSync: { stop(): Promise<void> } | undefined;
   let authInvalidation: ListenerHandle | undefined;
   let url: string | undefined;
 
@@ -59,6 +61,7 @@ export async function startRuntime(role: Role, config: Config, logger: Logger): 
     await app?.close().catch((error) => logger.error({ err: error }, 'closing the API failed'));
     await authInvalidation?.stop();
     await engine?.stop().catch((error) => logger.error({ err: error }, 'stopping the engine failed'));
+    await mailSync?.stop().catch((error) => logger.error({ err: error }, 'stopping the mailbox sync failed'));
     await worker?.stop().catch((error) => logger.error({ err: error }, 'stopping workers failed'));
     await database.close();
     await source.stop();
@@ -94,6 +97,14 @@ export async function startRuntime(role: Role, config: Config, logger: Logger): 
       if (config.engine.enabled) {
         engine = createAutomationEngine(deps, logger);
         engine.start();
+      }
+      if (config.email.syncEnabled) {
+        mailSync = startMailboxSync({
+          db: database.db,
+          mail: services.email.mail,
+          config,
+          log: logger.child({ component: 'mailbox-sync' }),
+        });
       }
     }
   } catch (error) {

@@ -126,6 +126,7 @@ async function applySignal(trx: Executor, teamId: number, now: Date, signal: Sto
     if (stopped.length > 0) await endEnrollments(trx, teamId, { uuids: stopped }, 'finished', 'replied', now);
   }
 
+  await stopEmailSteps(trx, teamId, signal, now);
   await countConversion(trx, teamId, signal, now);
   await emitSignalEvent(
     trx,
@@ -162,7 +163,35 @@ const SIGNAL_EVENTS: Partial<Record<SignalKind, EventInput['name']>> = {
   connection_accepted: 'contact_accepted_linkedin_connection_request',
   linkedin_replied: 'contact_replied_linkedin_message',
   linkedin_inmail_replied: 'contact_replied_linkedin_inmail',
+  email_replied: 'contact_replied_email',
+  email_opened: 'contact_opened_email',
+  link_clicked: 'contact_clicked_email',
+  email_unsubscribed: 'contact_unsubscribed_email',
+  email_bounced: 'email_bounced',
 };
+
+/** Signals after which the contact gets no more e-mail: their planned e-mail steps are skipped. */
+const EMAIL_STOPS: Partial<Record<SignalKind, string>> = {
+  email_bounced: 'email_bounced',
+  email_unsubscribed: 'email_unsubscribed',
+};
+
+/** Skips the contact's planned (not yet taken) e-mail steps; their enrollments move on. */
+async function stopEmailSteps(trx: Executor, teamId: number, signal: StoredSignal, now: Date) {
+  const code = EMAIL_STOPS[signal.kind];
+  if (!code) return;
+  await sql`
+    with skipped as (
+      update tasks t set status = 'skipped', executed_at = ${now}, automation_error_code = ${code},
+        error_msg = ${`${code}: the contact gets no more e-mail`}, schedule_at = null, updated_at = ${now}
+      where t.team_id = ${teamId} and t.lead_uuid = ${signal.lead_uuid} and t.type = 'email_send_message'
+        and t.status = 'in_progress' and t.automation = 'auto' and t.taken_to_execute_at is null
+      returning t.flow_lead_uuid
+    )
+    update flow_leads fl set next_run_at = ${now}, updated_at = ${now}
+    from skipped where fl.team_id = ${teamId} and fl.uuid = skipped.flow_lead_uuid and fl.status = 'in_progress'
+  `.execute(trx);
+}
 
 async function emitSignalEvent(
   trx: Executor,
@@ -186,26 +215,28 @@ async function emitSignalEvent(
   const payload = signal.payload ?? {};
   const at = signal.occurred_at.toISOString();
   const objects =
-    signal.kind === 'connection_accepted'
-      ? {
-          linkedin_connection: {
-            full_name: (payload.full_name as string | undefined) ?? null,
-            nickname: (payload.nickname as string | undefined) ?? null,
-            connected_at: at,
-          },
-        }
-      : {
-          linkedin_message: {
-            uuid: (payload.message_uuid as string | undefined) ?? newId(),
-            subject: (payload.subject as string | undefined) ?? null,
-            text: (payload.text as string | undefined) ?? null,
-            type: 'inbox',
-            status: 'done',
-            linkedin_type: (payload.linkedin_type as string | undefined) ?? 'MEMBER_TO_MEMBER',
-            sent_at: at,
-            read_at: null,
-          },
-        };
+    signal.kind.startsWith('email_') || signal.kind === 'link_clicked'
+      ? { email: (payload.email as EventInput['email'] | undefined) ?? null }
+      : signal.kind === 'connection_accepted'
+        ? {
+            linkedin_connection: {
+              full_name: (payload.full_name as string | undefined) ?? null,
+              nickname: (payload.nickname as string | undefined) ?? null,
+              connected_at: at,
+            },
+          }
+        : {
+            linkedin_message: {
+              uuid: (payload.message_uuid as string | undefined) ?? newId(),
+              subject: (payload.subject as string | undefined) ?? null,
+              text: (payload.text as string | undefined) ?? null,
+              type: 'inbox',
+              status: 'done',
+              linkedin_type: (payload.linkedin_type as string | undefined) ?? 'MEMBER_TO_MEMBER',
+              sent_at: at,
+              read_at: null,
+            },
+          };
   await emitEvents(trx, teamId, [
     { name, leadUuid: signal.lead_uuid, sender_profile: sender, automation, occurredAt: now, ...objects },
   ]);

@@ -14,6 +14,10 @@ export const EVENT_NAMES = [
   'sender_profile_sent_email',
   'sender_profile_sent_linkedin_inmail',
   'sender_profile_issue',
+  'contact_opened_email',
+  'contact_clicked_email',
+  'contact_unsubscribed_email',
+  'email_bounced',
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];
@@ -110,6 +114,31 @@ export const EVENT_CATALOG: Record<EventName, EventDefinition> = {
     contact: true,
     sender: true,
     objects: ['linkedin_message'],
+  },
+  contact_opened_email: {
+    description: 'A contact opened an e-mail (its tracking pixel loaded; flows with open tracking only).',
+    contact: true,
+    sender: true,
+    objects: ['email'],
+  },
+  contact_clicked_email: {
+    description: 'A contact clicked a link of an e-mail (flows with click tracking only).',
+    contact: true,
+    sender: true,
+    objects: ['email'],
+  },
+  contact_unsubscribed_email: {
+    description:
+      'A contact unsubscribed from e-mails; their address is blacklisted and their e-mail steps stop.',
+    contact: true,
+    sender: true,
+    objects: ['email'],
+  },
+  email_bounced: {
+    description: 'An e-mail to a contact bounced permanently; the contact\u2019s e-mail steps stop.',
+    contact: true,
+    sender: true,
+    objects: ['email'],
   },
   sender_profile_issue: {
     description: 'A sender profile needs attention (e.g. its LinkedIn session was logged out).',

@@ -81,7 +81,13 @@ export type FailureReason =
   | 'logged_out'
   | 'checkpoint'
   | 'no_channel'
-  | 'transient';
+  | 'transient'
+  /** E-mail: every mailbox of the sender is at its daily limit or inside its send interval. */
+  | 'mailbox_limit'
+  /** E-mail: the contact has no address to send to. */
+  | 'no_email_address'
+  /** E-mail: the contact's address bounced or unsubscribed. */
+  | 'email_suppressed';
 
 export type ActionOutcome =
   | { ok: true; remoteRef?: string; detail?: Record<string, unknown> }

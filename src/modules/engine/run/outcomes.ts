@@ -35,6 +35,9 @@ export const FAILURE_HANDLING: Record<FailureReason, Handling> = {
   logged_out: 'session',
   checkpoint: 'session',
   no_channel: 'session',
+  mailbox_limit: 'limit',
+  no_email_address: 'skip',
+  email_suppressed: 'skip',
 };
 
 const SENT: Partial<Record<ActionType, { event: EventName; channel: string }>> = {
@@ -95,7 +98,12 @@ async function closeTasks(
   return new Set(result.rows.map((r) => r.uuid));
 }
 
-function sentObjects(task: TaskRow, request: ActionRequest, sentAt: string): Partial<EventInput> {
+function sentObjects(
+  task: TaskRow,
+  request: ActionRequest,
+  sentAt: string,
+  outcome?: ActionOutcome,
+): Partial<EventInput> {
   if (request.type === 'linkedin_send_connection_request') {
     return {
       linkedin_connection_request: {
@@ -105,7 +113,11 @@ function sentObjects(task: TaskRow, request: ActionRequest, sentAt: string): Par
       },
     };
   }
-  if (request.type === 'email_send_message') return {};
+  if (request.type === 'email_send_message') {
+    // The e-mail channel describes what it sent (the stored e-mail).
+    const email = outcome?.ok ? (outcome.detail?.email as EventInput['email'] | undefined) : undefined;
+    return email ? { email } : {};
+  }
   return {
     linkedin_message: {
       uuid: task.uuid,
@@ -136,13 +148,13 @@ async function recordSent(trx: Executor, teamId: number, done: ActionResult[], n
   await emitEvents(
     trx,
     teamId,
-    sends.map(({ task, request }) => ({
+    sends.map(({ task, request, outcome }) => ({
       name: (SENT[request.type] as { event: EventName }).event,
       leadUuid: task.lead_uuid,
       sender_profile: senderOf.get(task.sender_profile_uuid) ?? null,
       automation: flowOf.get(task.flow_uuid) ?? null,
       occurredAt: now,
-      ...sentObjects(task, request, sentAt),
+      ...sentObjects(task, request, sentAt, outcome),
     })),
   );
   const conversions = sends

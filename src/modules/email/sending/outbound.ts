@@ -1,0 +1,234 @@
+// Sending one e-mail through a mailbox, for the engine's driver and the send-email endpoint alike:
+// the e-mail and its body are stored first (status waiting, a stable Message-ID), then the message
+// goes out over SMTP, then the row says what happened. A row already sent is never sent again, so a
+// retried task cannot send twice; a hard SMTP refusal of the recipient is a bounce.
+import type { Selectable } from 'kysely';
+import type { Config } from '../../../config.js';
+import type { Database, Executor } from '../../../db/database.js';
+import { newId } from '../../../lib/ids.js';
+import type { SecretBox } from '../../../lib/secrets.js';
+import { requireAttachments } from '../../attachments/attachments.service.js';
+import type { FileStore } from '../../files/storage.js';
+import type { EmailAttachmentRef, EmailsTable } from '../email.tables.js';
+import { recordMailboxError } from '../mailboxes/mailboxes.repository.js';
+import { addTracking, type TrackingOptions, unsubscribeUrl } from '../tracking/tracking-links.js';
+import type { MailAccess, Mailbox } from '../transport/mail-access.js';
+import { classifyMailError, type MailFailure } from '../transport/mail-errors.js';
+import { recordBounce } from './bounces.js';
+import { type Address, composeMessage, htmlToText } from './compose.js';
+
+export type EmailRow = Selectable<EmailsTable>;
+
+export type OutboundDeps = {
+  db: Database;
+  mail: MailAccess;
+  config: Config;
+  box: SecretBox;
+  files: FileStore;
+};
+
+export type ThreadHeaders = { threadUuid: string; inReplyTo: string; references: string[] };
+
+export type SendInput = {
+  mailbox: Mailbox;
+  userId: number | null;
+  senderProfileUuid: string | null;
+  leadUuid: string | null;
+  flowUuid: string | null;
+  flowNodeId: number | null;
+  taskUuid: string | null;
+  to: Address;
+  cc: Address[];
+  bcc: Address[];
+  subject: string;
+  html: string;
+  attachments: Array<{ uuid: string }>;
+  thread: ThreadHeaders | null;
+  tracking: TrackingOptions;
+  now: Date;
+};
+
+export type SendResult = { email: EmailRow; failure: MailFailure | null };
+
+export function messageIdFor(uuid: string, mailboxEmail: string) {
+  const domain = mailboxEmail.split('@')[1] ?? 'leadflow.local';
+  return `<${uuid}@${domain}>`;
+}
+
+/** The e-mail of a task, if one was stored (sent or not). */
+export async function emailOfTask(db: Executor, teamId: number, taskUuid: string) {
+  return db
+    .selectFrom('emails')
+    .selectAll()
+    .where('team_id', '=', teamId)
+    .where('task_uuid', '=', taskUuid)
+    .executeTakeFirst();
+}
+
+async function storeWaiting(deps: OutboundDeps, input: SendInput, attachmentRefs: EmailAttachmentRef[]) {
+  const { db } = deps;
+  const teamId = input.mailbox.team_id;
+  return db.transaction().execute(async (trx) => {
+    if (input.taskUuid) {
+      const existing = await emailOfTask(trx, teamId, input.taskUuid);
+      if (existing) return existing;
+    }
+    const uuid = newId();
+    const bodyUuid = newId();
+    await trx
+      .insertInto('email_bodies')
+      .values({
+        team_id: teamId,
+        uuid: bodyUuid,
+        subject: input.subject,
+        body: input.html,
+        text_body: htmlToText(input.html),
+        attachments: JSON.stringify(attachmentRefs),
+      })
+      .execute();
+    return trx
+      .insertInto('emails')
+      .values({
+        team_id: teamId,
+        uuid,
+        user_id: input.userId,
+        sender_profile_uuid: input.senderProfileUuid,
+        mailbox_uuid: input.mailbox.uuid,
+        email_body_uuid: bodyUuid,
+        flow_uuid: input.flowUuid,
+        flow_node_id: input.flowNodeId,
+        task_uuid: input.taskUuid,
+        lead_uuid: input.leadUuid,
+        type: 'outbox',
+        status: 'waiting',
+        from_name: input.mailbox.sender_name,
+        from_email: input.mailbox.email,
+        to_name: input.to.name ?? null,
+        to_email: input.to.address,
+        cc: input.cc.map((c) => c.address),
+        bcc: input.bcc.map((c) => c.address),
+        subject: input.subject,
+        message_id: messageIdFor(uuid, input.mailbox.email),
+        in_reply_to: input.thread?.inReplyTo ?? null,
+        references: input.thread?.references ?? [],
+        thread_uuid: input.thread?.threadUuid ?? uuid,
+        folder: 'Sent',
+        tracking: input.tracking.opens || input.tracking.clicks,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
+}
+
+/** Keeps a copy in the Sent folder of a generic SMTP mailbox (Gmail and Outlook file their own). */
+async function appendToSent(deps: OutboundDeps, mailbox: Mailbox, raw: Buffer) {
+  if (mailbox.provider !== 'smtp') return;
+  let client: Awaited<ReturnType<MailAccess['imap']>> | undefined;
+  try {
+    client = await deps.mail.imap(mailbox);
+    const folders = await client.list();
+    const sent = folders.find((f) => f.specialUse === '\\Sent')?.path ?? 'Sent';
+    await client.append(sent, raw, ['\\Seen']);
+  } catch (error) {
+    await recordMailboxError(
+      deps.db,
+      mailbox,
+      'sync',
+      `Could not file the sent copy: ${classifyMailError(error).message}`,
+      'sync',
+    );
+  } finally {
+    await client?.logout().catch(() => {});
+  }
+}
+
+export async function sendEmail(deps: OutboundDeps, input: SendInput): Promise<SendResult> {
+  const { db, mail, config, box, files } = deps;
+  const teamId = input.mailbox.team_id;
+  const attachmentRows =
+    input.attachments.length > 0 ? await requireAttachments(db, teamId, input.attachments) : [];
+  const refs: EmailAttachmentRef[] = attachmentRows.map((a) => ({
+    uuid: a.uuid,
+    name: a.name,
+    type: a.mime_type,
+    size: Number(a.size_bytes),
+  }));
+  const email = await storeWaiting(deps, input, refs);
+  if (email.status === 'sent' || email.status === 'bounced') return { email, failure: null };
+
+  const html = addTracking(input.html, {
+    ...input.tracking,
+    publicUrl: config.publicUrl,
+    box,
+    teamId,
+    emailUuid: email.uuid,
+  });
+  const raw = await composeMessage({
+    from: { name: input.mailbox.sender_name, address: input.mailbox.email },
+    to: input.to,
+    cc: input.cc,
+    bcc: input.bcc,
+    subject: input.subject,
+    html,
+    messageId: email.message_id,
+    inReplyTo: email.in_reply_to,
+    references: email.references,
+    emailUuid: email.uuid,
+    unsubscribeUrl: input.tracking.unsubscribe
+      ? unsubscribeUrl(config.publicUrl, box, teamId, email.uuid)
+      : null,
+    attachments: attachmentRows.map((a) => ({
+      filename: a.name,
+      contentType: a.mime_type,
+      content: files.read(a.storage_key),
+    })),
+  });
+  const envelope = {
+    from: input.mailbox.email,
+    to: [input.to, ...input.cc, ...input.bcc].map((a) => a.address),
+  };
+  try {
+    await mail.send(input.mailbox, envelope, raw);
+  } catch (error) {
+    const failure = classifyMailError(error);
+    const updated = await db.transaction().execute(async (trx) => {
+      if (failure.kind === 'recipient') {
+        return recordBounce(trx, {
+          email,
+          reason: failure.message,
+          hard: true,
+          at: input.now,
+          bouncedBy: null,
+        });
+      }
+      if (failure.kind === 'auth')
+        await recordMailboxError(trx, input.mailbox, 'auth', `SMTP: ${failure.message}`, 'send');
+      else await recordMailboxError(trx, input.mailbox, 'send', failure.message, 'send');
+      return trx
+        .updateTable('emails')
+        .set({ status: 'error', error: failure.message, updated_at: input.now })
+        .where('team_id', '=', teamId)
+        .where('uuid', '=', email.uuid)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    });
+    return { email: updated, failure };
+  }
+  const sent = await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('mailboxes')
+      .set({ last_send_at: input.now, send_status: 'ok' })
+      .where('team_id', '=', teamId)
+      .where('uuid', '=', input.mailbox.uuid)
+      .execute();
+    return trx
+      .updateTable('emails')
+      .set({ status: 'sent', sent_at: input.now, error: null, updated_at: input.now })
+      .where('team_id', '=', teamId)
+      .where('uuid', '=', email.uuid)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
+  await appendToSent(deps, input.mailbox, raw);
+  return { email: sent, failure: null };
+}
