@@ -18,6 +18,8 @@ import { createCompaniesService } from './modules/companies/companies.service.js
 import { customFieldJobHandlers } from './modules/custom-fields/custom-fields.jobs.js';
 import { createCustomFieldsService } from './modules/custom-fields/custom-fields.service.js';
 import { createEmailModule } from './modules/email/email.module.js';
+import { emailDriverFactory } from './modules/email/sending/email-driver.js';
+import { createMailAccess } from './modules/email/transport/mail-access.js';
 import type { ReaderRegistry } from './modules/engine/drivers/reader.js';
 import {
   createDriverRegistry,
@@ -25,8 +27,6 @@ import {
   type DriverFactories,
   type ReaderFactories,
 } from './modules/engine/drivers/registry.js';
-import { emailDriverFactory } from './modules/email/sending/email-driver.js';
-import { createMailAccess } from './modules/email/transport/mail-access.js';
 import { createEngine, type Engine, type EngineDeps } from './modules/engine/engine.js';
 import { senderActionLimits } from './modules/engine/limits.js';
 import { createSandboxDriver } from './modules/engine/sandbox/sandbox-driver.js';
