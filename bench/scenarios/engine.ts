@@ -15,7 +15,7 @@ import { templateRenderer } from '../../src/modules/engine/template-renderer.js'
 import { selectInitialStageUuid } from '../../src/modules/pipeline-stages/pipeline-stages.defaults.js';
 import { createWebhookClient } from '../../src/modules/webhooks/webhook-client.js';
 import { ALWAYS, buildNodes } from '../../test/automation-factories.js';
-import { type BenchRow, percentile, type Scenario, timeRuns } from '../lib.js';
+import { type BenchRow, median, percentile, type Scenario, timeRuns } from '../lib.js';
 
 const THROUGHPUT = Number(process.env.BENCH_ENGINE_ENROLLMENTS ?? 20_000);
 const ACTIVE = Number(process.env.BENCH_ENGINE_ACTIVE ?? 1_000_000);
@@ -319,7 +319,15 @@ export const engineScenario: Scenario = {
         db,
       );
       await sql`analyze flow_leads`.execute(db);
-      const claims = await timeRuns(60, () => claimDueEnrollments(db, new Date(), 500, 600_000));
+      // Each claim is followed by what a batch does with its rows (untimed): they leave the due range.
+      const claims: number[] = [];
+      for (let i = 0; i < 60; i += 1) {
+        const started = performance.now();
+        const claimed = await claimDueEnrollments(db, new Date(), 500, 600_000);
+        claims.push(performance.now() - started);
+        await sql`update flow_leads set next_run_at = now() + interval '1 day', lease_until = null
+          where team_id = ${team.teamId} and uuid = any(${claimed.map((c) => c.uuid)}::uuid[])`.execute(db);
+      }
       const claimP99 = percentile(claims, 99);
       rows.push({
         scenario: 'engine',

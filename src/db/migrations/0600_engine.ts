@@ -13,6 +13,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     alter table leads add column timezone text;
 
+    -- A claim holds an enrollment until lease_until (a worker that dies gives it back then). Neither it
+    -- nor claim_token is indexed, so a claim is a HOT update that leaves every index alone; the free
+    -- space fillfactor keeps on each page is what lets it be HOT.
+    alter table flow_leads add column lease_until timestamptz;
+    alter table flow_leads set (fillfactor = 85);
+
     create table linkedin_browsers (
       team_id bigint not null references teams (id) on delete cascade,
       id bigint generated always as identity,

@@ -11,7 +11,7 @@ import type { WebhookClient } from '../webhooks/webhook-client.js';
 import type { DriverRegistry } from './drivers/driver.js';
 import type { ActionRenderer } from './render.js';
 import { runTeamBatch } from './run/batch.js';
-import { claimDueEnrollments } from './run/claim.js';
+import { claimDueEnrollments, nextDueAt } from './run/claim.js';
 import { type CrashPoint, claimSenders, dispatchSender, type SenderLimits } from './run/dispatch.js';
 import { reconcileUnconfirmed } from './run/reconcile.js';
 import { deliverSandboxResponses } from './sandbox/sandbox-responder.js';
@@ -119,8 +119,7 @@ export function createEngine(deps: EngineDeps) {
   async function nextWakeAt(): Promise<Date | null> {
     const result = await sql<{ at: Date | null }>`
       select least(
-        (select min(next_run_at) from flow_leads
-          where status = 'in_progress' and flow_active and next_run_at is not null),
+        ${await nextDueAt(db)}::timestamptz,
         (select min(greatest(next_dispatch_at, coalesce(leased_until, '-infinity'))) from sender_channel_state
           where next_dispatch_at is not null),
         (select min(respond_at) from sandbox_linkedin_actions where responded_at is null and respond_at is not null),

@@ -1,5 +1,6 @@
 // How the rest of the product moves enrollments without knowing the engine's internals: end them,
-// wake them, release a hold, switch a flow's rows on or off. Every function is set-based (one
+// wake them, release a hold, switch a flow's rows on or off. Every change bumps the claim token, so a
+// batch the engine is running on those rows at that moment cannot overwrite it. Every function is set-based (one
 // statement for any number of rows), runs in the caller's transaction, and leaves the enrollment in a
 // state the engine understands - the engine then takes it from there on its next claim.
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
@@ -30,7 +31,7 @@ export async function endEnrollments(
   const result = await sql<{ ended: number }>`
     with ended as (
       update flow_leads fl set status = ${status}, reason = ${reason}, next_run_at = null, wait = null,
-        finished_at = ${now}, updated_at = ${now}, claim_token = claim_token + 1
+        finished_at = ${now}, updated_at = ${now}, claim_token = claim_token + 1, lease_until = null
       where fl.team_id = ${teamId} and fl.status in ('in_progress', 'paused') and ${condition(selection)}
       returning fl.uuid
     ),
@@ -59,7 +60,8 @@ export async function wakeEnrollments(
 ): Promise<number> {
   const now = at ?? sql`now()`;
   const result = await sql`
-    update flow_leads fl set next_run_at = ${now}, updated_at = ${now}
+    update flow_leads fl set next_run_at = ${now}, updated_at = ${now},
+      claim_token = fl.claim_token + 1, lease_until = null
     where fl.team_id = ${teamId} and fl.status = 'in_progress' and ${condition(selection)}
   `.execute(db);
   return Number(result.numAffectedRows ?? 0);
@@ -78,7 +80,7 @@ export async function releaseHolds(
   const now = at ?? sql`now()`;
   const result = await sql`
     update flow_leads fl set wait = fl.wait || '{"released": true}'::jsonb, next_run_at = ${now},
-      updated_at = ${now}
+      updated_at = ${now}, claim_token = fl.claim_token + 1, lease_until = null
     where fl.team_id = ${teamId} and fl.status = 'in_progress' and fl.wait ->> 'kind' = 'hold'
       and not coalesce((fl.wait ->> 'released')::boolean, false) and ${condition(selection)}
   `.execute(db);

@@ -36,7 +36,8 @@ export async function parkSenderActions(
         and ${channelTypes(channel)}
       returning t.flow_lead_uuid
     )
-    update flow_leads fl set status = 'paused', reason = ${reason}, next_run_at = null, updated_at = now()
+    update flow_leads fl set status = 'paused', reason = ${reason}, next_run_at = null, updated_at = now(),
+      claim_token = fl.claim_token + 1, lease_until = null
     from parked
     where fl.team_id = ${teamId} and fl.uuid = parked.flow_lead_uuid and fl.status = 'in_progress'
   `.execute(db);
@@ -57,7 +58,8 @@ export async function resumeSenderActions(
   const now = at ?? sql`now()`;
   const result = await sql<{ resumed: number }>`
     with resumed as (
-      update flow_leads fl set status = 'in_progress', reason = null, next_run_at = ${now}, updated_at = ${now}
+      update flow_leads fl set status = 'in_progress', reason = null, next_run_at = ${now}, updated_at = ${now},
+        claim_token = fl.claim_token + 1, lease_until = null
       where fl.team_id = ${teamId} and fl.status = 'paused' and fl.reason = any(${reasons}::text[])
         and (fl.sender_profile_uuid = ${senderUuid} or fl.sender_profile_uuid is null)
       returning fl.uuid

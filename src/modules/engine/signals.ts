@@ -97,7 +97,8 @@ async function applySignal(trx: Executor, teamId: number, now: Date, signal: Sto
   const triggers = TRIGGERS[signal.kind] ?? [];
   // Wake the enrollments waiting at a trigger this signal fires: they take branch 1 when claimed.
   const woken = await sql<{ uuid: string; flow_uuid: string }>`
-    update flow_leads fl set wait = fl.wait || '{"happened": true}'::jsonb, next_run_at = ${now}, updated_at = ${now}
+    update flow_leads fl set wait = fl.wait || '{"happened": true}'::jsonb, next_run_at = ${now}, updated_at = ${now},
+      claim_token = fl.claim_token + 1, lease_until = null
     from flow_versions fv, jsonb_array_elements(fv.nodes) n
     where fl.team_id = ${teamId} and fl.lead_uuid = ${lead} and fl.status = 'in_progress'
       and ${sameSender(signal.sender_profile_uuid)} and fl.wait ->> 'kind' = 'trigger'

@@ -62,6 +62,8 @@ export interface FlowLeadsTable {
   next_run_at: Date | null;
   flow_active: Defaulted<boolean>;
   claim_token: Defaulted<number>;
+  /** A worker's claim holds the row until then (engine-owned). */
+  lease_until: Date | null;
   wait: NullableJson<Record<string, unknown>>;
   reason: string | null;
   started_at: Date | null;

@@ -252,7 +252,7 @@ export async function deleteSenderProfile(db: Executor, teamId: number, uuid: st
           when not t.has_other then null
           when fl.status = 'in_progress' or fl.reason = 'sender_disabled' then now()
           else fl.next_run_at end,
-        claim_token = fl.claim_token + 1,
+        claim_token = fl.claim_token + 1, lease_until = null,
         updated_at = now()
       from takers t
       where fl.team_id = ${teamId} and fl.sender_profile_uuid = ${uuid}

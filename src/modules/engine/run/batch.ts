@@ -394,7 +394,8 @@ async function writeWorks(
   const updated = await sql<{ uuid: string }>`
     update flow_leads fl set status = v.status, flow_node_id = v.flow_node_id, step = v.step,
       next_run_at = v.next_run_at, wait = v.wait, reason = v.reason,
-      sender_profile_uuid = v.sender_profile_uuid, finished_at = v.finished_at, updated_at = ${now}
+      sender_profile_uuid = v.sender_profile_uuid, finished_at = v.finished_at, lease_until = null,
+      updated_at = ${now}
     from jsonb_to_recordset(${json(rows)}::jsonb) as v(uuid uuid, claim_token int, status text,
       flow_node_id int, step int, next_run_at timestamptz, wait jsonb, reason text,
       sender_profile_uuid uuid, finished_at timestamptz)

@@ -301,7 +301,7 @@ async function takeIntents(
         .execute();
       await trx
         .updateTable('flow_leads')
-        .set({ next_run_at: now })
+        .set((eb) => ({ next_run_at: now, claim_token: eb('claim_token', '+', 1), lease_until: null }))
         .where('team_id', '=', state.team_id)
         .where(
           'uuid',

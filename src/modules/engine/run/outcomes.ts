@@ -56,7 +56,12 @@ export async function wakeEnrollment(db: Executor, task: TaskRow, now: Date) {
   if (!task.flow_lead_uuid) return;
   await db
     .updateTable('flow_leads')
-    .set({ next_run_at: now, updated_at: now })
+    .set((eb) => ({
+      next_run_at: now,
+      updated_at: now,
+      claim_token: eb('claim_token', '+', 1),
+      lease_until: null,
+    }))
     .where('team_id', '=', task.team_id)
     .where('uuid', '=', task.flow_lead_uuid)
     .where('status', '=', 'in_progress')
@@ -89,7 +94,8 @@ async function closeTasks(
       returning t.uuid, t.flow_lead_uuid
     ),
     woken as (
-      update flow_leads fl set next_run_at = ${now}, updated_at = ${now}
+      update flow_leads fl set next_run_at = ${now}, updated_at = ${now},
+        claim_token = fl.claim_token + 1, lease_until = null
       from closed where fl.team_id = ${teamId} and fl.uuid = closed.flow_lead_uuid and fl.status = 'in_progress'
       returning 1
     )

@@ -26,7 +26,7 @@ export async function switchEnrollments(
       where v.team_id = ${teamId} and v.flow_uuid = ${flowUuid} and v.uuid <> ${version.uuid}
     )
     update flow_leads fl
-    set flow_version_uuid = ${version.uuid}, claim_token = fl.claim_token + 1, updated_at = now()
+    set flow_version_uuid = ${version.uuid}, claim_token = fl.claim_token + 1, lease_until = null, updated_at = now()
     from stays s
     where fl.team_id = ${teamId} and fl.flow_uuid = ${flowUuid} and fl.status in ('in_progress', 'paused')
       and fl.flow_version_uuid = s.version_uuid and fl.flow_node_id = s.node_id
