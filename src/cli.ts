@@ -1,6 +1,8 @@
 // leadflow serve | api | worker | migrate | admin <command>
 import { parseArgs } from 'node:util';
+import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { buildDemo, demoInstructions } from './demo.js';
 import { createServices } from './deps.js';
 import { systemClock } from './lib/clock.js';
 import { AppError } from './lib/errors.js';
@@ -24,6 +26,8 @@ const USAGE = `Usage: leadflow <command>
   api                   API only
   worker                background workers only (run as many as you like)
   migrate               apply database migrations and exit
+  demo                  a demo team with a sender on the sandbox LinkedIn network, 50 contacts and a
+                        started flow; prints its API key and what to watch
 ${ADMIN_USAGE}
   --version             print the version
   --help                print this help (admin --help: the admin commands)
@@ -62,6 +66,31 @@ async function runServer(role: Role): Promise<void> {
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => shutdown(signal));
   await starting;
+}
+
+async function runDemo(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+  const { source, database } = await openDatabase(config, logger);
+  try {
+    const services = createServices({ db: database.db, config, clock: systemClock });
+    const app = await buildApp({ config, db: database.db, services, logger });
+    try {
+      const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
+      const team = await services.identity.createUserWithTeam({
+        email: `demo+${stamp}@leadflow.local`,
+        teamName: `Leadflow demo ${stamp}`,
+      });
+      const result = await buildDemo(app, team.api_key);
+      const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
+      process.stdout.write(`${demoInstructions(result, team.api_key, `http://${host}:${config.port}`)}\n`);
+    } finally {
+      await app.close();
+    }
+  } finally {
+    await database.close();
+    await source.stop();
+  }
 }
 
 async function runMigrate(): Promise<void> {
@@ -193,6 +222,8 @@ async function main(argv: string[]): Promise<void> {
       return runServer(command);
     case 'migrate':
       return runMigrate();
+    case 'demo':
+      return runDemo();
     case 'admin':
       return runAdmin(rest[0], rest.slice(1));
     case undefined:
