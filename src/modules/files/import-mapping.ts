@@ -39,6 +39,7 @@ export const LEAD_TARGETS: Record<string, Target> = {
   skills: { field: 'skills', kind: 'list' },
   linkedin_status: { field: 'linkedin_status', kind: 'enum', values: LINKEDIN_STATUSES },
   email_status: { field: 'email_status', kind: 'enum', values: EMAIL_STATUSES },
+  timezone: text('timezone'),
   // Aliases.
   linkedin_url: text('linkedin'),
   sales_navigator_url: text('sn_id'),

@@ -31,6 +31,8 @@ export const TEXT_FIELDS = [
   'personal_phone_number',
   'primary_language',
   'raw_address',
+  /** IANA zone (checked in leads.input.ts): flows with use_lead_timezone plan this contact's steps in it. */
+  'timezone',
 ] as const;
 
 /** LinkedIn identifiers and e-mails: the deduplication keys, normalised before they are stored. */

@@ -113,6 +113,7 @@ export function leadFilterFields(definitions: CustomFieldDefinition[]): FilterSp
     has_verified_profile: { type: 'integer', column: 'l.has_verified_profile' },
     has_premium: { type: 'integer', column: 'l.has_premium' },
     raw_address: text('l.raw_address'),
+    timezone: text('l.timezone'),
     status: { type: 'enum', values: LEAD_STATUSES, column: 'l.status' },
     linkedin_status: { type: 'enum', values: LINKEDIN_STATUSES, column: 'l.linkedin_status' },
     email_status: { type: 'enum', values: EMAIL_STATUSES, column: 'l.email_status' },

@@ -2,9 +2,11 @@
 // form are parsed into the identifier columns, e-mails are validated and lower-cased, `email` lands in
 // work_email (personal_email when work_email is given too), `name` defaults to first + last name.
 // Every rejection is a 422 naming the field by its path (`leads.3.linkedin_id`).
+
 import { invalidField } from '../../lib/errors.js';
 import { type LinkedInPerson, parseLinkedInPerson } from '../../lib/linkedin.js';
 import { normalizeDomain, normalizeEmail } from '../../lib/normalize.js';
+import { isValidTimeZone } from '../../lib/schedule.js';
 import {
   FLAG_FIELDS,
   IDENTIFIER_FIELDS,
@@ -142,6 +144,12 @@ export function normalizeLeadInput(
 ): NormalizedLead {
   const columns: LeadColumns = {};
   for (const key of TEXT_FIELDS) if (has(input, key)) columns[key] = cleanText(input[key]);
+  if (typeof columns.timezone === 'string' && !isValidTimeZone(columns.timezone)) {
+    throw invalidField(
+      at(path, 'timezone'),
+      `${at(path, 'timezone')} must be an IANA time zone such as "Europe/Berlin" or "America/New_York" (got "${columns.timezone}").`,
+    );
+  }
   if (!has(input, 'avatar_url') && has(input, 'avatar')) columns.avatar_url = cleanText(input.avatar);
   linkedInColumns(input, path, columns);
   emailColumns(input, path, columns);

@@ -163,6 +163,10 @@ const standardFields = {
   educations: Type.Optional(Nullable(Type.Array(LooseObject, { maxItems: 200 }))),
   skills: Type.Optional(Nullable(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 500 }))),
   raw_address: text('Free-text location'),
+  timezone: text(
+    'IANA time zone of the contact, e.g. "Europe/Berlin"; flows with use_lead_timezone plan its steps in it',
+    64,
+  ),
   location: Type.Optional(Nullable(Type.Array(LooseObject, { maxItems: 20 }))),
   linkedin_status: Type.Optional(enumOf(LINKEDIN_STATUSES, 'LinkedIn data status')),
   email_status: Type.Optional(Nullable(enumOf(EMAIL_STATUSES, 'E-mail status'))),
