@@ -437,4 +437,51 @@ describe('running flows on the sandbox network', () => {
     expect(deliveries[0]).toMatchObject({ name: 'contact_exported', webhook_uuid: webhook.uuid });
     expect(deliveries[0]!.payload).toMatchObject({ contact: { uuid: lead }, automation: { status: 'on' } });
   });
+
+  it('waits at a manual router until a person completes its to-do with the branch to take', async () => {
+    const { rows } = await start(
+      [
+        {
+          id: 1,
+          type: 'rule_manual_router',
+          payload: {
+            branches: [
+              { branch_id: 1, name: 'Call' },
+              { branch_id: 2, name: 'Skip' },
+            ],
+            note: 'Decide',
+          },
+          next: { 1: 2, 2: 3 },
+        },
+        { id: 2, type: 'end' },
+        { id: 3, type: 'end' },
+      ],
+      1,
+      'Router',
+    );
+    await h.run(undefined, { maxTicks: 3 });
+    const todo = await db()
+      .selectFrom('tasks')
+      .select(['uuid', 'automation', 'status'])
+      .where('flow_lead_uuid', '=', rows[0]!.uuid)
+      .executeTakeFirstOrThrow();
+    expect(todo).toMatchObject({ automation: 'manual', status: 'in_progress' });
+    const wrong = await h.ctx.request(h.user, {
+      method: 'PUT',
+      url: `/flows/api/tasks/${todo.uuid}/complete`,
+      payload: { fork_result: 7 },
+    });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json().message).toContain('1, 2');
+    const done = await h.ctx.request(h.user, {
+      method: 'PUT',
+      url: `/flows/api/tasks/${todo.uuid}/complete`,
+      payload: { fork_result: 2 },
+    });
+    expect(done.statusCode).toBe(200);
+    // The API woke the enrollment with the database clock: bring the engine's clock there.
+    h.clock.set(new Date(Math.max(h.clock.now().getTime(), Date.now() + 1000)));
+    await h.run(settled([rows[0]!.uuid]));
+    expect(await enrollment(rows[0]!.uuid)).toMatchObject({ status: 'finished', flow_node_id: 3 });
+  });
 });

@@ -217,7 +217,8 @@ describe('mass moves of automation tasks', () => {
         flow_active: true,
       });
       expect(row.next_run_at).not.toBeNull();
-      expect(row.claim_token).toBe(1);
+      // Bumped, so a batch the engine might be running on it cannot overwrite the move.
+      expect(row.claim_token).toBeGreaterThan(0);
     }
   });
 

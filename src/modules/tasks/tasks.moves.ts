@@ -85,10 +85,11 @@ export async function applyMove(
   teamId: number,
   move: Move,
   where: RawBuilder<SqlBool>,
-  options: { errorMsg?: string | null } = {},
+  options: { errorMsg?: string | null; forkResult?: number } = {},
 ): Promise<string[]> {
   const sets = [sql`status = ${move.to}`, sql`updated_at = now()`];
   if (move.set) sets.push(move.set);
+  if (options.forkResult !== undefined) sets.push(sql`fork_result = ${options.forkResult}`);
   if (options.errorMsg !== undefined && options.errorMsg !== null)
     sets.push(sql`error_msg = ${options.errorMsg}`);
   const { rows } = await sql<{ uuid: string; flow_lead_uuid: string | null; automation: string }>`
@@ -104,7 +105,10 @@ export async function applyMove(
       teamId,
       automated.map((row) => row.uuid),
     );
-    await wakeEnrollments(trx, teamId, { uuids: [...new Set(automated.map((row) => row.flow_lead_uuid!))] });
   }
+  // A flow's step moved by hand - an action, or a to-do the flow waits on (a manual router) -: the
+  // engine looks at its enrollment now.
+  const enrollments = [...new Set(rows.flatMap((row) => (row.flow_lead_uuid ? [row.flow_lead_uuid] : [])))];
+  if (enrollments.length > 0) await wakeEnrollments(trx, teamId, { uuids: enrollments });
   return rows.map((row) => row.uuid);
 }

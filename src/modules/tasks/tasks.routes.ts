@@ -4,6 +4,7 @@ import { UuidParams } from '../../http/schemas.js';
 import { taskFilterFields } from './tasks.filter.js';
 import { MASS_MOVES } from './tasks.mass-moves.js';
 import {
+  CompleteTaskBody,
   ContinueAutomationBody,
   ContinueAutomationResult,
   CreateTaskBody,
@@ -178,25 +179,41 @@ export const tasksRoutes: FastifyPluginAsyncTypebox<{ tasks: TasksService }> = a
     async (request) => tasks.getTask(authOf(request).teamId, request.params.uuid),
   );
 
-  for (const name of ['complete', 'cancel'] as const) {
-    app.put(
-      `/flows/api/tasks/:uuid/${name}`,
-      {
-        schema: {
-          tags,
-          operationId: `${name}Task`,
-          summary: name === 'complete' ? 'Complete a to-do' : 'Cancel a to-do',
-          description:
-            name === 'complete'
-              ? 'closed, with executed_at now (no "sent" event: a person did it). Manual tasks only (422 otherwise).'
-              : 'canceled. Manual tasks only (422 otherwise).',
-          params: UuidParams,
-          response: { 200: Task },
-        },
+  app.put(
+    '/flows/api/tasks/:uuid/complete',
+    {
+      schema: {
+        tags,
+        operationId: 'completeTask',
+        summary: 'Complete a to-do',
+        description:
+          'closed, with executed_at now (no "sent" event: a person did it). Manual tasks only (422 otherwise). ' +
+          'For a flow\u2019s rule_manual_router to-do, fork_result picks the branch the contact takes.',
+        params: UuidParams,
+        body: CompleteTaskBody,
+        response: { 200: Task },
       },
-      async (request) => tasks.moveTask(authOf(request).teamId, request.params.uuid, name),
-    );
-  }
+    },
+    async (request) =>
+      tasks.moveTask(authOf(request).teamId, request.params.uuid, 'complete', {
+        ...(request.body?.fork_result === undefined ? {} : { forkResult: request.body.fork_result }),
+      }),
+  );
+
+  app.put(
+    '/flows/api/tasks/:uuid/cancel',
+    {
+      schema: {
+        tags,
+        operationId: 'cancelTask',
+        summary: 'Cancel a to-do',
+        description: 'canceled. Manual tasks only (422 otherwise).',
+        params: UuidParams,
+        response: { 200: Task },
+      },
+    },
+    async (request) => tasks.moveTask(authOf(request).teamId, request.params.uuid, 'cancel'),
+  );
 
   app.put(
     '/flows/api/tasks/:uuid/fail',
@@ -212,6 +229,8 @@ export const tasksRoutes: FastifyPluginAsyncTypebox<{ tasks: TasksService }> = a
       },
     },
     async (request) =>
-      tasks.moveTask(authOf(request).teamId, request.params.uuid, 'fail', request.body?.error_msg),
+      tasks.moveTask(authOf(request).teamId, request.params.uuid, 'fail', {
+        ...(request.body?.error_msg === undefined ? {} : { errorMsg: request.body.error_msg }),
+      }),
   );
 };

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, Envelope, Id, ListQuery, Nullable, Uuid } from '../../http/schemas.js';
+import { DateTime, Envelope, Id, Int32, ListQuery, Nullable, Uuid } from '../../http/schemas.js';
 import { BulkOperation } from '../bulk-operations/bulk-operations.schemas.js';
 import { SENDER_ACTION_TYPES } from '../senders/sender-limits.js';
 import { GROUP_FIELDS } from './tasks.counts.js';
@@ -117,6 +117,25 @@ export const CreateTaskBody = Type.Object(
       },
     ],
   },
+);
+
+export const CompleteTaskBody = Type.Union(
+  [
+    Type.Object(
+      {
+        fork_result: Type.Optional(
+          Int32({
+            minimum: 0,
+            description:
+              'For a flow\u2019s rule_manual_router to-do: the branch id the contact takes (one of the node\u2019s branches)',
+          }),
+        ),
+      },
+      { additionalProperties: false, examples: [{ fork_result: 2 }] },
+    ),
+    Type.Null(),
+  ],
+  { examples: [{ fork_result: 2 }] },
 );
 
 export const FailTaskBody = Type.Union(

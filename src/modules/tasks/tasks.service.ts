@@ -45,6 +45,25 @@ export function createTasksService(deps: { db: Database; config: Pick<Config, 'm
     if (!task) throw notFound('Task');
     return task;
   }
+  /** A branch picked by completing a flow's manual router must be one of the node's branches. */
+  async function checkForkResult(teamId: number, uuid: string, forkResult: number) {
+    const task = await requireTask(teamId, uuid);
+    const branches = ((task.payload?.branches as Array<{ branch_id?: unknown }> | undefined) ?? []).map((b) =>
+      Number(b.branch_id),
+    );
+    if (task.type !== 'rule_manual_router' || !task.flow_lead_uuid) {
+      throw invalidField(
+        'fork_result',
+        'fork_result picks the branch of a flow\u2019s rule_manual_router to-do; this task is not one.',
+      );
+    }
+    if (!branches.includes(forkResult)) {
+      throw invalidField(
+        'fork_result',
+        `fork_result must be one of this router's branches: ${branches.join(', ')}.`,
+      );
+    }
+  }
 
   return {
     async listTasks(teamId: number, params: PageParams & { filter?: unknown }) {
@@ -105,13 +124,20 @@ export function createTasksService(deps: { db: Database; config: Pick<Config, 'm
     },
 
     /** complete, cancel or fail one to-do (spec 3.3): 200 with the task, 422 for a flow's task. */
-    async moveTask(teamId: number, uuid: string, name: 'complete' | 'cancel' | 'fail', errorMsg?: string) {
+    async moveTask(
+      teamId: number,
+      uuid: string,
+      name: 'complete' | 'cancel' | 'fail',
+      options: { errorMsg?: string; forkResult?: number } = {},
+    ) {
       const move = MOVES[name];
-      const moved = await db
-        .transaction()
-        .execute((trx) =>
-          applyMove(trx, teamId, move, sql<SqlBool>`t.uuid = ${uuid}`, { errorMsg: errorMsg ?? null }),
-        );
+      if (options.forkResult !== undefined) await checkForkResult(teamId, uuid, options.forkResult);
+      const moved = await db.transaction().execute((trx) =>
+        applyMove(trx, teamId, move, sql<SqlBool>`t.uuid = ${uuid}`, {
+          errorMsg: options.errorMsg ?? null,
+          ...(options.forkResult === undefined ? {} : { forkResult: options.forkResult }),
+        }),
+      );
       const task = await requireTask(teamId, uuid);
       if (moved.length > 0 || task.status === move.to) return task;
       if (task.automation === 'auto') {
