@@ -31,7 +31,7 @@ import { createEngine, type Engine, type EngineDeps } from './modules/engine/eng
 import { senderActionLimits } from './modules/engine/limits.js';
 import { createSandboxDriver } from './modules/engine/sandbox/sandbox-driver.js';
 import { createSandboxReader } from './modules/engine/sandbox/sandbox-reader.js';
-import { templateRenderer } from './modules/engine/template-renderer.js';
+import { createTemplateRenderer } from './modules/engine/template-renderer.js';
 import { pruneEventsHandler } from './modules/events/events.retention.js';
 import { createFilesService } from './modules/files/files.service.js';
 import { createLocalFileStore } from './modules/files/storage.js';
@@ -43,6 +43,7 @@ import { purgeDeletedLeadsHandler } from './modules/leads/lead-deletion.js';
 import { leadMassActionRunner } from './modules/leads/leads.mass-actions.js';
 import { createLeadsService } from './modules/leads/leads.service.js';
 import { createListsService } from './modules/lists/lists.service.js';
+import type { LlmClient } from './modules/llm/llm-client.js';
 import { createLlmClient } from './modules/llm/openai-client.js';
 import { createNotesService, purgeNotesOfDeletedLeads } from './modules/notes/notes.service.js';
 import { seedDefaultPipelineStages } from './modules/pipeline-stages/pipeline-stages.defaults.js';
@@ -57,6 +58,18 @@ import { createWebhookClient } from './modules/webhooks/webhook-client.js';
 import { createWebhooksService } from './modules/webhooks/webhooks.service.js';
 
 export type ServiceDeps = { db: Database; config: Config; clock: Clock };
+
+const llmClients = new WeakMap<Config['llm'], LlmClient>();
+
+/** One LLM client per process, so its concurrency limit covers every caller (AI templates, engine). */
+export function llmClientOf(config: Config): LlmClient {
+  let client = llmClients.get(config.llm);
+  if (!client) {
+    client = createLlmClient(config.llm);
+    llmClients.set(config.llm, client);
+  }
+  return client;
+}
 
 /** The secret box of this installation (configured key or the data dir's key file). */
 export function secretBoxOf(config: Config): SecretBox {
@@ -101,7 +114,7 @@ export function createAutomationEngine(deps: ServiceDeps, log: Logger, options: 
     config: deps.config.engine,
     drivers,
     limits: senderActionLimits,
-    renderer: templateRenderer,
+    renderer: createTemplateRenderer({ llm: llmClientOf(deps.config) }),
     http: createWebhookClient({
       timeoutMs: deps.config.webhooks.timeoutMs,
       allowPrivateTargets: deps.config.webhooks.allowPrivateTargets,
@@ -142,8 +155,7 @@ export function createServices(deps: ServiceDeps) {
     db: deps.db,
     references: { ai_template: selectExistingAiTemplateUuids },
   });
-  // One LLM client per process, so its concurrency limit covers every caller (AI templates, engine).
-  const llm = createLlmClient(deps.config.llm);
+  const llm = llmClientOf(deps.config);
   const aiTemplates = createAiTemplatesService({ db: deps.db, llm });
   const tasks = createTasksService({ db: deps.db, config: deps.config });
   const browsers = createBrowsersService({

@@ -11,7 +11,8 @@ import { createEngine } from '../../src/modules/engine/engine.js';
 import { claimDueEnrollments } from '../../src/modules/engine/run/claim.js';
 import { createSandboxDriver } from '../../src/modules/engine/sandbox/sandbox-driver.js';
 import { ingestSignals } from '../../src/modules/engine/signals.js';
-import { templateRenderer } from '../../src/modules/engine/template-renderer.js';
+import { createTemplateRenderer } from '../../src/modules/engine/template-renderer.js';
+import { noLlm } from '../../src/modules/llm/llm-client.js';
 import { selectInitialStageUuid } from '../../src/modules/pipeline-stages/pipeline-stages.defaults.js';
 import { createWebhookClient } from '../../src/modules/webhooks/webhook-client.js';
 import { ALWAYS, buildNodes } from '../../test/automation-factories.js';
@@ -152,7 +153,7 @@ function benchEngine(
     drivers: createDriverRegistry(db, { linkedin: { sandbox: () => sandbox } }),
     // Limits lifted: this measures the engine, not LinkedIn's pace.
     limits: () => ({ daily: 1_000_000_000, weekly: null }),
-    renderer: templateRenderer,
+    renderer: createTemplateRenderer({ llm: noLlm }),
     http: createWebhookClient({ timeoutMs: webhooks.timeoutMs, allowPrivateTargets: false }),
   });
 }

@@ -11,12 +11,13 @@ import {
 } from '../../../test/automation-factories.js';
 import { createEngineHarness, type EngineHarness } from '../../../test/engine-harness.js';
 import { createLogger } from '../../lib/logger.js';
+import { noLlm } from '../llm/llm-client.js';
 import type { ChannelDriver, DriverRegistry } from './drivers/driver.js';
 import { SimulatedCrash } from './engine.js';
 import { runTeamBatch } from './run/batch.js';
 import { claimDueEnrollments } from './run/claim.js';
 import type { CrashPoint } from './run/dispatch.js';
-import { templateRenderer } from './template-renderer.js';
+import { createTemplateRenderer } from './template-renderer.js';
 
 const inviteThenEnd: NodeSpec[] = [
   {
@@ -196,7 +197,7 @@ describe('claims', () => {
     const deps = {
       db: h.ctx.db,
       log: createLogger('silent'),
-      renderer: templateRenderer,
+      renderer: createTemplateRenderer({ llm: noLlm }),
       triggerDefaultWaitSeconds: 60,
       http: { client: undefined as never, sleep: async () => {} },
     };

@@ -10,6 +10,12 @@ import { compileFilter } from '../../../lib/filter.js';
 import { isValidTimeZone } from '../../../lib/schedule.js';
 import { emitEvents } from '../../events/emit.js';
 import { EVENT_CATALOG, isEventName } from '../../events/events.catalog.js';
+import {
+  contactsWhere,
+  type EnrolmentTarget,
+  enrolContacts,
+  enrolmentTarget,
+} from '../../flows/enrollments/enrol.js';
 import { loadLeadFilterSpec } from '../../leads/leads.filter.js';
 import { type PreparedAction, prepareMassAction } from '../../leads/leads.mass-actions.js';
 import type { LeadRow } from '../../leads/leads.present.js';
@@ -19,7 +25,7 @@ import { endEnrollments, releaseHolds } from '../enrollment-signals.js';
 import type { PreparedRender } from '../render.js';
 import { loadVersions } from '../version.js';
 import { callApi } from './http-node.js';
-import { advance, endWork } from './machine.js';
+import { advance, aiTemplateOf, endWork } from './machine.js';
 import type { BatchContext, EnrollmentRow, SenderRow, TaskRow, Work as WorkType } from './work.js';
 import { Work } from './work.js';
 
@@ -27,13 +33,21 @@ export type BatchDeps = {
   db: Database;
   log: Logger;
   renderer: {
-    prepare(db: Executor, teamId: number, leads: string[], senders: string[]): Promise<PreparedRender>;
+    prepare(
+      db: Executor,
+      teamId: number,
+      leads: string[],
+      senders: string[],
+      aiTemplates: string[],
+    ): Promise<PreparedRender>;
   };
   triggerDefaultWaitSeconds: number;
   http: { client: WebhookClient; sleep(ms: number): Promise<void> };
 };
 
 const MAX_ROUNDS = 12;
+/** Messages composed at once per batch; the LLM client queues beyond its own limit anyway. */
+const COMPOSE_CONCURRENCY = 8;
 
 function byKey<T, K>(rows: T[], key: (row: T) => K): Map<K, T> {
   return new Map(rows.map((row) => [key(row), row]));
@@ -47,6 +61,18 @@ function referenced(works: WorkType[], type: string, field: string): string[] {
       if (node.type === type && typeof node.payload[field] === 'string') {
         found.add((node.payload[field] as string).toLowerCase());
       }
+    }
+  }
+  return [...found];
+}
+
+/** The saved AI templates the action nodes of the batch's versions name (`template_uuid`). */
+function aiTemplateUuids(works: WorkType[]): string[] {
+  const found = new Set<string>();
+  for (const work of works) {
+    for (const node of work.version?.nodes.values() ?? []) {
+      const uuid = aiTemplateOf(node);
+      if (uuid) found.add(uuid);
     }
   }
   return [...found];
@@ -137,7 +163,7 @@ async function loadContext(
           .where('status', '=', 'on')
           .execute()
       : Promise.resolve([]),
-    deps.renderer.prepare(db, teamId, leadUuids, [...senderUuids]),
+    deps.renderer.prepare(db, teamId, leadUuids, [...senderUuids], aiTemplateUuids(works)),
   ]);
   const signalMap = new Map<string, typeof signals>();
   for (const signal of signals) {
@@ -153,6 +179,7 @@ async function loadContext(
     signals: signalMap,
     filterResults: new Map(),
     massActions: new Map(),
+    composed: new Map(),
     httpResults: new Map(),
     flowTargets: new Set(flows.map((f) => f.uuid)),
     webhookTargets: new Set(webhooks.map((w) => w.uuid)),
@@ -185,6 +212,14 @@ async function loadContext(
         subject: subject.text,
         missing: [...new Set([...text.missing, ...subject.missing])],
       };
+    },
+    compose(work, node) {
+      return prepared.compose(
+        String(node.payload.template_uuid),
+        work.fl.lead_uuid,
+        work.fl.sender_profile_uuid,
+        `${work.fl.uuid}:${node.id}`,
+      );
     },
     renderText(work, template) {
       return (
@@ -352,6 +387,21 @@ async function resolveSenders(db: Executor, teamId: number, works: WorkType[], c
     }
     work.fl.sender_profile_uuid = pick;
   }
+}
+
+/** Composes the messages of AI-template nodes, a few at a time (their prompts may wait on the LLM). */
+async function resolveMessages(works: WorkType[], ctx: BatchContext) {
+  const waiting = works.filter((w) => w.need?.kind === 'message');
+  let next = 0;
+  const runner = async () => {
+    while (next < waiting.length) {
+      const work = waiting[next++] as WorkType;
+      if (work.need?.kind !== 'message') continue;
+      const node = work.need.node;
+      ctx.composed.set(`${work.fl.uuid}:${node.id}`, await ctx.compose(work, node));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(COMPOSE_CONCURRENCY, waiting.length) }, runner));
 }
 
 async function resolveHttp(deps: BatchDeps, works: WorkType[], ctx: BatchContext) {
@@ -539,23 +589,40 @@ async function applyEffects(
     );
   }
   await triggerCustomWebhooks(trx, teamId, works);
-  const sends = effects.filter((e) => e.kind === 'send_to_flow') as Array<{
-    leadUuid: string;
-    flowUuid: string;
-  }>;
-  if (sends.length > 0) {
-    await sql`
-      insert into flow_leads (team_id, uuid, flow_uuid, flow_version_uuid, lead_uuid, contact_source_id,
-        added_by, status, flow_node_id, step, next_run_at, flow_active, started_at)
-      select ${teamId}, leadflow_uuid_v7(), f.uuid, f.flow_version_uuid, v.lead, 1, 'flow', 'in_progress',
-        (select (cs ->> 'after_id')::int from jsonb_array_elements(fv.contact_sources) cs
-          where (cs ->> 'id')::int = 1), 0, now(), f.status = 'on', now()
-      from jsonb_to_recordset(${json(sends.map((s) => ({ lead: s.leadUuid, flow: s.flowUuid })))}::jsonb)
-        as v(lead uuid, flow uuid)
-      join flows f on f.team_id = ${teamId} and f.uuid = v.flow and f.status <> 'archived'
-      join flow_versions fv on fv.team_id = f.team_id and fv.uuid = f.flow_version_uuid
-      on conflict (team_id, flow_uuid, lead_uuid) do nothing
-    `.execute(trx);
+  await sendToFlows(
+    trx,
+    teamId,
+    effects.flatMap((e) => (e.kind === 'send_to_flow' ? [e] : [])),
+  );
+}
+
+/**
+ * gs_send_to_flow: contacts enter their target flows through its first contact source, by the flows
+ * module's enrolment (the one way in: skips contacts already in the flow, never blacklisted ones). A
+ * target archived or deleted since the node was planned takes nobody.
+ */
+async function sendToFlows(
+  trx: Executor,
+  teamId: number,
+  sends: Array<{ leadUuid: string; flowUuid: string }>,
+) {
+  const byFlow = new Map<string, string[]>();
+  for (const send of sends) byFlow.set(send.flowUuid, [...(byFlow.get(send.flowUuid) ?? []), send.leadUuid]);
+  for (const [flowUuid, leadUuids] of byFlow) {
+    let target: EnrolmentTarget;
+    try {
+      target = await enrolmentTarget(trx, teamId, flowUuid, 1);
+    } catch (error) {
+      if (error instanceof AppError) continue;
+      throw error;
+    }
+    await enrolContacts(
+      trx,
+      teamId,
+      target,
+      'flow',
+      contactsWhere(teamId, sql<SqlBool>`l.uuid = any(${leadUuids}::uuid[])`),
+    );
   }
 }
 
@@ -616,6 +683,7 @@ export async function runTeamBatch(
     await resolveMassActions(deps.db, teamId, waiting, ctx, prepared);
     await resolveSenders(deps.db, teamId, waiting, ctx);
     await resolveHttp(deps, waiting, ctx);
+    await resolveMessages(waiting, ctx);
     if (round === MAX_ROUNDS - 1) {
       for (const work of waiting) {
         work.fl.next_run_at = new Date(now.getTime() + 60_000);

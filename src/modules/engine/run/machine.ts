@@ -63,7 +63,9 @@ function action(work: Work, node: EngineNode, ctx: BatchContext): WorkStep {
   const { schedule, zone } = ctx.scheduleOf(work);
   const planned = nextOpenInstant(schedule, ctx.now, zone);
   if (!planned) return { type: 'pause', reason: 'schedule_has_no_window' };
-  const rendered = ctx.render(work, node);
+  const aiTemplate = aiTemplateOf(node);
+  const rendered = aiTemplate ? ctx.composed.get(`${work.fl.uuid}:${node.id}`) : ctx.render(work, node);
+  if (!rendered) return { type: 'need', need: { kind: 'message', node } };
   if (rendered.error) {
     return {
       type: 'advance',
@@ -99,6 +101,9 @@ function action(work: Work, node: EngineNode, ctx: BatchContext): WorkStep {
         rendered_text: rendered.text,
         rendered_subject: rendered.subject,
         missing_variables: rendered.missing,
+        ...(aiTemplate
+          ? { message_source: rendered.source ?? null, message_note: rendered.note ?? null }
+          : {}),
       },
     },
   };
@@ -651,3 +656,9 @@ export function effectiveZone(timezone: string | null | undefined, fallback: str
 }
 
 export { isActionType };
+
+/** The saved AI template an action node composes its message from (`template_uuid`), if any. */
+export function aiTemplateOf(node: EngineNode): string | undefined {
+  const uuid = node.payload.template_uuid;
+  return typeof uuid === 'string' && uuid !== '' ? uuid.toLowerCase() : undefined;
+}

@@ -8,6 +8,7 @@ import type { SenderProfilesTable } from '../../senders/senders.tables.js';
 import type { TaskStatus, TasksTable } from '../../tasks/tasks.tables.js';
 import type { Channel } from '../drivers/driver.js';
 import type { LeadSignalsTable } from '../engine.tables.js';
+import type { ComposedAction } from '../render.js';
 import type { CompiledVersion, EngineNode } from '../version.js';
 
 export type EnrollmentRow = Selectable<FlowLeadsTable>;
@@ -57,7 +58,9 @@ export type Need =
   | { kind: 'filter'; node: EngineNode }
   | { kind: 'mass_action'; key: string; massType: string; payload: Record<string, unknown> }
   | { kind: 'sender' }
-  | { kind: 'http'; node: EngineNode };
+  | { kind: 'http'; node: EngineNode }
+  /** An action node with a saved AI template: its message is composed (maybe by the LLM) first. */
+  | { kind: 'message'; node: EngineNode };
 
 export type WorkStep =
   | { type: 'advance'; branch: number; outcome?: TaskOutcome; newTaskExtra?: Partial<NewTask> }
@@ -114,6 +117,8 @@ export type BatchContext = {
   filterResults: Map<string, boolean>;
   /** Prepared mass actions by key: undefined while unknown, an error message when it cannot run. */
   massActions: Map<string, { ok: true } | { ok: false; message: string }>;
+  /** Messages composed from saved AI templates by `${enrollment uuid}:${node id}`. */
+  composed: Map<string, ComposedAction>;
   /** gs_call_api results by `${enrollment uuid}:${node id}`. */
   httpResults: Map<string, TaskOutcome>;
   /** Flows that gs_send_to_flow may target (exist, not archived). */
@@ -122,10 +127,9 @@ export type BatchContext = {
   webhookTargets: Set<string>;
   defaults: { triggerWaitSeconds: number };
   scheduleOf(work: Work): { schedule: Schedule; zone: string };
-  render(
-    work: Work,
-    node: EngineNode,
-  ): { text: string | null; subject: string | null; missing: string[]; error?: string };
+  render(work: Work, node: EngineNode): ComposedAction;
+  /** Composes the message of an action node's saved AI template (the batch calls it for a Need). */
+  compose(work: Work, node: EngineNode): Promise<ComposedAction>;
   /** Renders any template string for the work's contact and sender (missing values blank). */
   renderText(work: Work, template: string): string;
 };

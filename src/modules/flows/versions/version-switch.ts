@@ -2,6 +2,8 @@
 // id the new version still has, with the same type, continues there on the new version; any other
 // ends as canceled with reason node_removed (and its pending tasks are canceled), so none is stranded
 // on a node that no longer exists and none repeats a step. Both are one statement, whatever the count.
+// Enrollments parked because no contact source named an enabled sender run again at once: the new
+// version's sources may name one (if not, the engine parks them again with the same reason).
 import { type SqlBool, sql } from 'kysely';
 import type { Executor } from '../../../db/database.js';
 import { endEnrollments } from '../../engine/enrollment-signals.js';
@@ -38,5 +40,12 @@ export async function switchEnrollments(
     'canceled',
     'node_removed',
   );
+  await sql`
+    update flow_leads fl
+    set status = 'in_progress', reason = null, next_run_at = now(), claim_token = fl.claim_token + 1,
+      lease_until = null, updated_at = now()
+    where fl.team_id = ${teamId} and fl.flow_uuid = ${flowUuid} and fl.status = 'paused'
+      and fl.sender_profile_uuid is null and fl.reason in ('no_sender', 'sender_disabled')
+  `.execute(trx);
   return { moved: Number(moved.numAffectedRows ?? 0), ended };
 }
