@@ -1,0 +1,114 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeSender } from '../../../../test/automation-factories.js';
+import { createTestContext, type TestContext } from '../../../../test/harness.js';
+import { secretBoxOf } from '../../../deps.js';
+import { loadSession } from '../seat-session.js';
+import { createSeatBrowsers, type SeatBrowsers, seatProfileDir } from './seat-browsers.js';
+import { guardLoopback } from './test-guard.js';
+
+describe('seat browsers', { timeout: 120_000 }, () => {
+  let ctx: TestContext;
+  let server: http.Server;
+  let base: string;
+  let browsers: SeatBrowsers;
+  const guard = guardLoopback();
+
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    server = http.createServer((req, res) => {
+      if (req.url === '/set')
+        res.setHeader('set-cookie', 'li_at=secret-token; Path=/; Max-Age=3600; HttpOnly');
+      res.setHeader('content-type', 'text/html');
+      res.end(`<p id="cookie">${req.headers.cookie ?? ''}</p>`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    browsers = createSeatBrowsers({
+      config: {
+        ...ctx.config,
+        linkedin: { ...ctx.config.linkedin, maxOpenBrowsers: 2, browserIdleMs: 60_000 },
+      },
+      db: ctx.db,
+      secretBox: secretBoxOf(ctx.config),
+      onContext: guard.install,
+    });
+  });
+  afterAll(async () => {
+    await browsers?.closeAll();
+    server?.close();
+    await ctx?.close();
+    guard.assertNothingLeft();
+  });
+
+  async function seat() {
+    const user = await ctx.createUser();
+    const sender = await makeSender(ctx.db, user.teamId);
+    const row = await ctx.db
+      .insertInto('linkedin_browsers')
+      .values({
+        team_id: user.teamId,
+        sender_profile_uuid: sender.uuid,
+        driver: 'chromium',
+        status: 'stopped',
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { teamId: user.teamId, seatId: row.id };
+  }
+
+  it('keeps the session sealed in the row across a restart and wipes the profile when closed', async () => {
+    const { teamId, seatId } = await seat();
+    const { page } = await browsers.open(teamId, seatId);
+    await page.goto(`${base}/set`);
+    expect(fs.existsSync(seatProfileDir(ctx.config.dataDir, teamId, seatId))).toBe(true);
+    await browsers.close(teamId, seatId);
+    expect(fs.existsSync(seatProfileDir(ctx.config.dataDir, teamId, seatId))).toBe(false);
+    const raw = await ctx.db
+      .selectFrom('linkedin_browsers')
+      .select('session_sealed')
+      .where('id', '=', seatId)
+      .executeTakeFirstOrThrow();
+    expect(raw.session_sealed).not.toContain('secret-token');
+    const stored = await loadSession(ctx.db, secretBoxOf(ctx.config), teamId, seatId);
+    expect(stored?.session?.cookies.map((c) => c.name)).toContain('li_at');
+
+    const again = await browsers.open(teamId, seatId);
+    await again.page.goto(`${base}/read`);
+    expect(await again.page.textContent('#cookie')).toBe('li_at=secret-token');
+    await browsers.release(teamId, seatId);
+  });
+
+  it('never opens more than the cap: the least recently used idle browser closes (saving its session)', async () => {
+    const a = await seat();
+    const b = await seat();
+    const c = await seat();
+    const pageA = (await browsers.open(a.teamId, a.seatId)).page;
+    await pageA.goto(`${base}/set`);
+    await browsers.open(b.teamId, b.seatId);
+    await browsers.open(c.teamId, c.seatId);
+    const open = browsers.openSeats().map((s) => s.seatId);
+    expect(open).toHaveLength(2);
+    expect(open).not.toContain(a.seatId);
+    const stored = await loadSession(ctx.db, secretBoxOf(ctx.config), a.teamId, a.seatId);
+    expect(stored?.session?.cookies.map((cookie) => cookie.name)).toContain('li_at');
+    await browsers.closeAll();
+    expect(browsers.openSeats()).toEqual([]);
+  });
+
+  it('restarts a browser whose stored session changed meanwhile (a login from another process)', async () => {
+    const { teamId, seatId } = await seat();
+    const first = await browsers.open(teamId, seatId);
+    await ctx.db
+      .updateTable('linkedin_browsers')
+      .set((eb) => ({ session_version: eb('session_version', '+', 1) }))
+      .where('id', '=', seatId)
+      .execute();
+    const second = await browsers.open(teamId, seatId);
+    expect(second.context).not.toBe(first.context);
+    expect(await browsers.open(teamId, seatId)).toMatchObject({ context: second.context });
+    await browsers.release(teamId, seatId);
+  });
+});

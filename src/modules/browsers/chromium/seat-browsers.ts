@@ -1,0 +1,362 @@
+// The seats' real browsers in this process: one persistent Chromium context per seat, started on
+// demand, with the seat's proxy and its LinkedIn session restored from the sealed copy in its row;
+// closed after an idle timeout (saving the session sealed again and wiping the local profile), and
+// never more than `maxOpenBrowsers` at once (the least recently used idle one closes for a new one).
+//
+// The stable interface other parts build on:
+//   - the Chromium driver and reader (chromium-driver.ts) run each action inside `use(...)`;
+//   - the public login live view holds a seat's browser with `acquire(...)` (so it is neither idled
+//     out nor evicted while someone watches), streams `page`, and after a login calls `recordLogin`
+//     (../seat-session.ts) with `context.cookies()` then `adoptSession(...)`;
+//   - the seats API calls `release(...)` when a seat is stopped or deleted (SeatRuntime).
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Logger } from 'pino';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Config } from '../../../config.js';
+import type { Database } from '../../../db/database.js';
+import type { SecretBox } from '../../../lib/secrets.js';
+import type { StoredProxy } from '../browsers.tables.js';
+import { browserProxy } from '../seat-proxy.js';
+import { type SeatSession, type SessionCookie, saveSession } from '../seat-session.js';
+
+export type SeatBrowser = { context: BrowserContext; page: Page };
+
+/** A browser held open: not closed for idleness nor evicted until `release()` (idempotent). */
+export type HeldSeatBrowser = SeatBrowser & { release(): void };
+
+export interface SeatBrowsers {
+  /**
+   * The seat's browser, started if needed (its session restored, its proxy set). A browser whose
+   * session changed in the database since it started (a login elsewhere, a proxy change) is restarted.
+   * Counts as use for the idle timeout. Throws when the seat does not exist or the browser cannot start.
+   */
+  open(teamId: number, seatId: number): Promise<SeatBrowser>;
+  /** Like `open`, but held until `release()`: the live view holds the browser while someone watches. */
+  acquire(teamId: number, seatId: number): Promise<HeldSeatBrowser>;
+  /**
+   * Runs `work` with the seat's browser held, one at a time per seat (actions and reads never share a
+   * page at once), then saves the session sealed.
+   */
+  use<T>(teamId: number, seatId: number, work: (browser: SeatBrowser) => Promise<T>): Promise<T>;
+  /** Saves the open browser's cookies sealed into the seat's row (nothing when it is not open). */
+  saveSession(teamId: number, seatId: number): Promise<void>;
+  /** The open browser's session is the stored one (after `recordLogin` from this very browser). */
+  adoptSession(teamId: number, seatId: number): Promise<void>;
+  /** Saves the session, closes the browser and wipes its local profile. */
+  close(teamId: number, seatId: number): Promise<void>;
+  /** Closes without saving and wipes the local profile (the seat was stopped or deleted). */
+  release(teamId: number, seatId: number): Promise<void>;
+  /** Closes every browser, saving each session (process shutdown). */
+  closeAll(): Promise<void>;
+  /** Seats whose browser is open in this process. */
+  openSeats(): Array<{ teamId: number; seatId: number }>;
+}
+
+export type SeatBrowsersOptions = {
+  config: Pick<Config, 'dataDir'> & {
+    linkedin: Pick<Config['linkedin'], 'chromiumPath' | 'browserIdleMs' | 'maxOpenBrowsers'>;
+  };
+  db: Database;
+  secretBox: SecretBox;
+  logger?: Logger;
+  /** Called on every new context before use (tests install their loopback guard here). */
+  onContext?: (context: BrowserContext, seat: { teamId: number; seatId: number }) => Promise<void>;
+  /** The process clock (session_saved_at); defaults to the wall clock. */
+  now?: () => Date;
+};
+
+type Entry = {
+  teamId: number;
+  seatId: number;
+  dir: string;
+  version: number;
+  starting: Promise<SeatBrowser>;
+  browser?: SeatBrowser;
+  holds: number;
+  lastUsed: number;
+  timer?: NodeJS.Timeout;
+  closing?: Promise<void>;
+};
+
+const keyOf = (teamId: number, seatId: number) => `${teamId}:${seatId}`;
+
+/** Where a seat's browser profile lives while its browser is open. */
+export function seatProfileDir(dataDir: string, teamId: number, seatId: number): string {
+  return path.join(dataDir, 'browsers', `seat-${teamId}-${seatId}`);
+}
+
+export function createSeatBrowsers(options: SeatBrowsersOptions): SeatBrowsers {
+  const { db, secretBox: box, logger } = options;
+  const settings = options.config.linkedin;
+  const now = options.now ?? (() => new Date());
+  const entries = new Map<string, Entry>();
+  const waiters: Array<() => void> = [];
+  const locks = new Map<string, Promise<void>>();
+
+  async function seatRow(teamId: number, seatId: number) {
+    return db
+      .selectFrom('linkedin_browsers')
+      .select(['session_sealed', 'session_version', 'custom_proxy_config', 'proxy_password_sealed'])
+      .where('team_id', '=', teamId)
+      .where('id', '=', seatId)
+      .executeTakeFirst();
+  }
+
+  async function launch(entry: Entry): Promise<SeatBrowser> {
+    const row = await seatRow(entry.teamId, entry.seatId);
+    if (!row) throw new Error(`LinkedIn seat ${entry.seatId} of team ${entry.teamId} does not exist.`);
+    entry.version = row.session_version;
+    await fs.rm(entry.dir, { recursive: true, force: true });
+    await fs.mkdir(entry.dir, { recursive: true, mode: 0o700 });
+    const proxy = browserProxy(
+      {
+        custom_proxy_config: row.custom_proxy_config as StoredProxy[],
+        proxy_password_sealed: row.proxy_password_sealed,
+      },
+      box,
+    );
+    const context = await chromium.launchPersistentContext(entry.dir, {
+      executablePath: settings.chromiumPath,
+      headless: true,
+      viewport: { width: 1280, height: 800 },
+      locale: 'en-US',
+      ...(proxy ? { proxy } : {}),
+      args: ['--disable-dev-shm-usage', '--disable-gpu', '--no-first-run', '--mute-audio'],
+    });
+    try {
+      if (options.onContext) await options.onContext(context, { teamId: entry.teamId, seatId: entry.seatId });
+      if (row.session_sealed) {
+        const session = JSON.parse(box.openText(row.session_sealed)) as SeatSession;
+        if (session.cookies.length > 0) await context.addCookies(session.cookies);
+      }
+      // One tab: the persistent context opens with one; extra ones (popups) are closed.
+      const page = context.pages()[0] ?? (await context.newPage());
+      for (const other of context.pages()) if (other !== page) await other.close();
+      logger?.info({ teamId: entry.teamId, seatId: entry.seatId }, 'seat browser started');
+      context.on('close', () => {
+        if (entries.get(keyOf(entry.teamId, entry.seatId)) === entry && !entry.closing) {
+          // Chromium died by itself: forget it (the next open starts a new one).
+          entries.delete(keyOf(entry.teamId, entry.seatId));
+          clearTimeout(entry.timer);
+          void fs.rm(entry.dir, { recursive: true, force: true });
+          wake();
+        }
+      });
+      entry.browser = { context, page };
+      return entry.browser;
+    } catch (error) {
+      await context.close().catch(() => {});
+      throw error;
+    }
+  }
+
+  function wake() {
+    const next = waiters.shift();
+    next?.();
+  }
+
+  function schedule(entry: Entry) {
+    clearTimeout(entry.timer);
+    entry.lastUsed = Date.now();
+    if (entry.holds > 0) return;
+    entry.timer = setTimeout(() => {
+      if (entry.holds === 0 && entries.get(keyOf(entry.teamId, entry.seatId)) === entry) {
+        void shut(entry, true).catch((error) =>
+          logger?.warn({ err: error, seatId: entry.seatId }, 'closing an idle seat browser failed'),
+        );
+      }
+    }, settings.browserIdleMs);
+    entry.timer.unref();
+  }
+
+  async function cookiesOf(context: BrowserContext): Promise<SessionCookie[]> {
+    return (await context.cookies()).map((c) => ({
+      name: c.name,
+      value: c.value,
+      domain: c.domain,
+      path: c.path,
+      expires: c.expires,
+      httpOnly: c.httpOnly,
+      secure: c.secure,
+      sameSite: c.sameSite,
+    }));
+  }
+
+  async function save(entry: Entry) {
+    if (!entry.browser) return;
+    const cookies = await cookiesOf(entry.browser.context);
+    // Only into the session this browser started from: a newer login is not overwritten.
+    const row = await seatRow(entry.teamId, entry.seatId);
+    if (!row || row.session_version !== entry.version) return;
+    await saveSession(db, box, entry.teamId, entry.seatId, { cookies }, now());
+  }
+
+  function shut(entry: Entry, keepSession: boolean): Promise<void> {
+    if (entry.closing) return entry.closing;
+    entry.closing = (async () => {
+      clearTimeout(entry.timer);
+      try {
+        await entry.starting.catch(() => {});
+        if (keepSession)
+          await save(entry).catch((error) => logger?.warn({ err: error }, 'saving a seat session failed'));
+        await entry.browser?.context.close().catch(() => {});
+      } finally {
+        if (entries.get(keyOf(entry.teamId, entry.seatId)) === entry)
+          entries.delete(keyOf(entry.teamId, entry.seatId));
+        await fs.rm(entry.dir, { recursive: true, force: true });
+        logger?.info({ teamId: entry.teamId, seatId: entry.seatId }, 'seat browser closed');
+        wake();
+      }
+    })();
+    return entry.closing;
+  }
+
+  /** Makes room for one more browser: evicts the least recently used idle one, or waits. */
+  async function room() {
+    const deadline = Date.now() + 60_000;
+    while (entries.size >= settings.maxOpenBrowsers) {
+      const idle = [...entries.values()].filter((e) => e.holds === 0 && !e.closing && e.browser);
+      idle.sort((a, b) => a.lastUsed - b.lastUsed);
+      const victim = idle[0];
+      if (victim) {
+        await shut(victim, true);
+        continue;
+      }
+      if (Date.now() > deadline) throw new Error(`All ${settings.maxOpenBrowsers} seat browsers are busy.`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 1000);
+        waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  async function start(teamId: number, seatId: number): Promise<Entry> {
+    for (;;) {
+      const key = keyOf(teamId, seatId);
+      const existing = entries.get(key);
+      if (existing?.closing) {
+        await existing.closing;
+        continue;
+      }
+      if (existing) {
+        await existing.starting.catch(() => {});
+        if (entries.get(key) !== existing) continue;
+        if (existing.closing) continue;
+        // A login elsewhere or a proxy change bumped the version: restart from the stored session.
+        const row = await seatRow(teamId, seatId);
+        if (!row) {
+          await shut(existing, false);
+          throw new Error(`LinkedIn seat ${seatId} of team ${teamId} does not exist.`);
+        }
+        if (row.session_version !== existing.version && existing.holds === 0) {
+          await shut(existing, false);
+          continue;
+        }
+        return existing;
+      }
+      await room();
+      if (entries.has(key)) continue;
+      const entry: Entry = {
+        teamId,
+        seatId,
+        dir: seatProfileDir(options.config.dataDir, teamId, seatId),
+        version: -1,
+        starting: Promise.resolve(undefined as never),
+        holds: 0,
+        lastUsed: Date.now(),
+      };
+      entry.starting = launch(entry);
+      entries.set(key, entry);
+      try {
+        await entry.starting;
+      } catch (error) {
+        entries.delete(key);
+        await fs.rm(entry.dir, { recursive: true, force: true });
+        wake();
+        throw error;
+      }
+      return entry;
+    }
+  }
+
+  async function acquire(teamId: number, seatId: number): Promise<HeldSeatBrowser> {
+    const entry = await start(teamId, seatId);
+    entry.holds += 1;
+    clearTimeout(entry.timer);
+    let released = false;
+    return {
+      ...entry.browser!,
+      release() {
+        if (released) return;
+        released = true;
+        entry.holds -= 1;
+        schedule(entry);
+      },
+    };
+  }
+
+  return {
+    async open(teamId, seatId) {
+      const entry = await start(teamId, seatId);
+      schedule(entry);
+      return entry.browser!;
+    },
+    acquire,
+    async use(teamId, seatId, work) {
+      const key = keyOf(teamId, seatId);
+      // One piece of work per seat at a time (the queue outlives restarts of its browser).
+      const previous = locks.get(key) ?? Promise.resolve();
+      let done!: () => void;
+      const mine = new Promise<void>((resolve) => {
+        done = resolve;
+      });
+      const tail = previous.then(() => mine);
+      locks.set(key, tail);
+      await previous;
+      let held: HeldSeatBrowser | undefined;
+      try {
+        held = await acquire(teamId, seatId);
+        const result = await work({ context: held.context, page: held.page });
+        const entry = entries.get(key);
+        if (entry && !entry.closing) {
+          await save(entry).catch((error) => logger?.warn({ err: error }, 'saving a seat session failed'));
+        }
+        return result;
+      } finally {
+        held?.release();
+        done();
+        if (locks.get(key) === tail) locks.delete(key);
+      }
+    },
+    async saveSession(teamId, seatId) {
+      const entry = entries.get(keyOf(teamId, seatId));
+      if (entry && !entry.closing) await save(entry);
+    },
+    async adoptSession(teamId, seatId) {
+      const entry = entries.get(keyOf(teamId, seatId));
+      const row = await seatRow(teamId, seatId);
+      if (entry && row) entry.version = row.session_version;
+    },
+    async close(teamId, seatId) {
+      const entry = entries.get(keyOf(teamId, seatId));
+      if (entry) await shut(entry, true);
+    },
+    async release(teamId, seatId) {
+      const entry = entries.get(keyOf(teamId, seatId));
+      if (entry) await shut(entry, false);
+      await fs.rm(seatProfileDir(options.config.dataDir, teamId, seatId), { recursive: true, force: true });
+    },
+    async closeAll() {
+      await Promise.all([...entries.values()].map((entry) => shut(entry, true)));
+    },
+    openSeats() {
+      return [...entries.values()]
+        .filter((e) => !e.closing)
+        .map((e) => ({ teamId: e.teamId, seatId: e.seatId }));
+    },
+  };
+}
