@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSender } from '../../../../test/automation-factories.js';
 import { createTestContext, type TestContext } from '../../../../test/harness.js';
@@ -14,6 +16,7 @@ describe('seat browsers', { timeout: 120_000 }, () => {
   let server: http.Server;
   let base: string;
   let browsers: SeatBrowsers;
+  let dataDir: string;
   const guard = guardLoopback();
 
   beforeAll(async () => {
@@ -26,9 +29,10 @@ describe('seat browsers', { timeout: 120_000 }, () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    dataDir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'leadflow-seats-'));
     browsers = createSeatBrowsers({
       config: {
-        ...ctx.config,
+        dataDir,
         linkedin: { ...ctx.config.linkedin, maxOpenBrowsers: 2, browserIdleMs: 60_000 },
       },
       db: ctx.db,
@@ -38,8 +42,10 @@ describe('seat browsers', { timeout: 120_000 }, () => {
   });
   afterAll(async () => {
     await browsers?.closeAll();
+    server?.closeAllConnections();
     server?.close();
     await ctx?.close();
+    if (dataDir) await fs.promises.rm(dataDir, { recursive: true, force: true });
     guard.assertNothingLeft();
   });
 
@@ -63,9 +69,9 @@ describe('seat browsers', { timeout: 120_000 }, () => {
     const { teamId, seatId } = await seat();
     const { page } = await browsers.open(teamId, seatId);
     await page.goto(`${base}/set`);
-    expect(fs.existsSync(seatProfileDir(ctx.config.dataDir, teamId, seatId))).toBe(true);
+    expect(fs.existsSync(seatProfileDir(dataDir, teamId, seatId))).toBe(true);
     await browsers.close(teamId, seatId);
-    expect(fs.existsSync(seatProfileDir(ctx.config.dataDir, teamId, seatId))).toBe(false);
+    expect(fs.existsSync(seatProfileDir(dataDir, teamId, seatId))).toBe(false);
     const raw = await ctx.db
       .selectFrom('linkedin_browsers')
       .select('session_sealed')
@@ -108,7 +114,7 @@ describe('seat browsers', { timeout: 120_000 }, () => {
       .execute();
     const second = await browsers.open(teamId, seatId);
     expect(second.context).not.toBe(first.context);
-    expect(await browsers.open(teamId, seatId)).toMatchObject({ context: second.context });
+    expect((await browsers.open(teamId, seatId)).context).toBe(second.context);
     await browsers.release(teamId, seatId);
   });
 });
