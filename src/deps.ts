@@ -11,6 +11,8 @@ import { createAiTemplatesService } from './modules/ai-templates/ai-templates.se
 import { createAttachmentsService } from './modules/attachments/attachments.service.js';
 import { createBlacklistsService } from './modules/blacklists/blacklists.service.js';
 import { createBrowsersService } from './modules/browsers/browsers.service.js';
+import { createChromiumDriver, createChromiumReader } from './modules/browsers/chromium/chromium-driver.js';
+import { createSeatBrowsers, type SeatBrowsers } from './modules/browsers/chromium/seat-browsers.js';
 import { runBulkOperationHandler } from './modules/bulk-operations/bulk-operations.jobs.js';
 import { createBulkOperationsService } from './modules/bulk-operations/bulk-operations.service.js';
 import { companyMassActionRunner } from './modules/companies/companies.mass-actions.js';
@@ -80,6 +82,32 @@ export function secretBoxOf(config: Config): SecretBox {
   });
 }
 
+const seatBrowserPools = new WeakMap<Database, SeatBrowsers>();
+
+/**
+ * This process's pool of seat browsers (one per database handle, so the engine, the readers, the seats
+ * API and the login live view share it). Nothing starts until a seat's browser is first needed.
+ */
+export function seatBrowsersOf(deps: ServiceDeps, logger?: Logger): SeatBrowsers {
+  let pool = seatBrowserPools.get(deps.db);
+  if (!pool) {
+    pool = createSeatBrowsers({
+      config: deps.config,
+      db: deps.db,
+      secretBox: secretBoxOf(deps.config),
+      ...(logger ? { logger: logger.child({ component: 'seat-browsers' }) } : {}),
+      now: () => deps.clock.now(),
+    });
+    seatBrowserPools.set(deps.db, pool);
+  }
+  return pool;
+}
+
+/** Closes this process's seat browsers, saving their sessions (shutdown). */
+export async function closeSeatBrowsers(db: Database): Promise<void> {
+  await seatBrowserPools.get(db)?.closeAll();
+}
+
 export type EngineOptions = Partial<Pick<EngineDeps, 'crashPoint' | 'sleep' | 'drivers'>> & {
   /** Extra LinkedIn seat drivers (the real browser driver registers here). */
   linkedinDrivers?: DriverFactories['linkedin'];
@@ -104,7 +132,15 @@ export function createAutomationEngine(deps: ServiceDeps, log: Logger, options: 
   const drivers =
     options.drivers ??
     createDriverRegistry(deps.db, {
-      linkedin: { sandbox: () => sandbox, ...options.linkedinDrivers },
+      linkedin: {
+        sandbox: () => sandbox,
+        chromium: (seat) =>
+          createChromiumDriver(
+            { teamId: seat.team_id, seatId: seat.id },
+            { browsers: seatBrowsersOf(deps, log), baseUrl: deps.config.linkedin.baseUrl, logger: log },
+          ),
+        ...options.linkedinDrivers,
+      },
       email: options.email ?? emailChannel(deps),
     });
   return createEngine({
@@ -130,7 +166,22 @@ export function createAutomationEngine(deps: ServiceDeps, log: Logger, options: 
  */
 export function createLinkedInReaders(deps: ServiceDeps, extra: ReaderFactories = {}): ReaderRegistry {
   const sandbox = createSandboxReader(deps.config.sandbox);
-  return createReaderRegistry(deps.db, { sandbox: () => sandbox, ...extra });
+  const reads = deps.config.linkedinReads;
+  const pace = {
+    profileIntervalMs: reads.profileIntervalSeconds * 1000,
+    searchPageIntervalMs: reads.searchPageIntervalSeconds * 1000,
+    profilesPerDay: reads.profilesPerDay,
+    searchPagesPerDay: reads.searchPagesPerDay,
+  };
+  return createReaderRegistry(deps.db, {
+    sandbox: () => sandbox,
+    chromium: (seat) =>
+      createChromiumReader(
+        { teamId: seat.team_id, seatId: seat.id },
+        { browsers: seatBrowsersOf(deps), baseUrl: deps.config.linkedin.baseUrl, pace },
+      ),
+    ...extra,
+  });
 }
 
 export function createServices(deps: ServiceDeps) {
@@ -163,6 +214,7 @@ export function createServices(deps: ServiceDeps) {
     clock: deps.clock,
     box: secretBoxOf(deps.config),
     publicUrl: deps.config.publicUrl,
+    runtime: seatBrowsersOf(deps),
   });
   const attachments = createAttachmentsService({
     db: deps.db,

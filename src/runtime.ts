@@ -8,7 +8,13 @@ import { openDatabaseSource } from './db/connect.js';
 import { createDatabase, type DatabaseHandle } from './db/database.js';
 import type { ListenerHandle } from './db/listener.js';
 import { migrateDatabase } from './db/migrate.js';
-import { createAutomationEngine, createJobCatalog, createServices, type Services } from './deps.js';
+import {
+  closeSeatBrowsers,
+  createAutomationEngine,
+  createJobCatalog,
+  createServices,
+  type Services,
+} from './deps.js';
 import { startWorker, type WorkerHandle } from './jobs/runner.js';
 import { systemClock } from './lib/clock.js';
 import { startMailboxSync } from './modules/email/sync/sync-loop.js';
@@ -63,6 +69,9 @@ export async function startRuntime(role: Role, config: Config, logger: Logger): 
     await engine?.stop().catch((error) => logger.error({ err: error }, 'stopping the engine failed'));
     await mailSync?.stop().catch((error) => logger.error({ err: error }, 'stopping the mailbox sync failed'));
     await worker?.stop().catch((error) => logger.error({ err: error }, 'stopping workers failed'));
+    await closeSeatBrowsers(database.db).catch((error) =>
+      logger.error({ err: error }, 'closing seat browsers failed'),
+    );
     await database.close();
     await source.stop();
   };

@@ -1,0 +1,149 @@
+// End to end: a flow whose sender has a chromium seat sends its connection request through the engine,
+// the seat's real headless Chromium and the LinkedIn replica - once; a lost LinkedIn session turns the
+// seat to login_issue, parks the sender's enrollment and emits sender_profile_issue.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { enroll, makeContacts, makeFlow, makeSender } from '../../../../test/automation-factories.js';
+import { createEngineHarness, type EngineHarness } from '../../../../test/engine-harness.js';
+import { type Replica, startReplica } from '../../../../test/linkedin-replica/replica.js';
+import { secretBoxOf } from '../../../deps.js';
+import { saveSession } from '../seat-session.js';
+import { createChromiumDriver } from './chromium-driver.js';
+import { createSeatBrowsers, type SeatBrowsers } from './seat-browsers.js';
+import { guardLoopback } from './test-guard.js';
+
+describe('a flow on a chromium seat', { timeout: 180_000 }, () => {
+  let h: EngineHarness;
+  let replica: Replica;
+  let browsers: SeatBrowsers;
+  let dataDir: string;
+  let token: string;
+  let senderUuid: string;
+  let seatId: number;
+  const guard = guardLoopback();
+
+  beforeAll(async () => {
+    replica = await startReplica();
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'leadflow-li-engine-'));
+    let pool: SeatBrowsers | undefined;
+    h = await createEngineHarness({
+      env: { LEADFLOW_LINKEDIN_URL: replica.url },
+      engine: {
+        linkedinDrivers: {
+          chromium: (seat) =>
+            createChromiumDriver(
+              { teamId: seat.team_id, seatId: seat.id },
+              { browsers: pool!, baseUrl: replica.url },
+            ),
+        },
+      },
+    });
+    browsers = createSeatBrowsers({
+      config: { dataDir, linkedin: h.ctx.config.linkedin },
+      db: h.ctx.db,
+      secretBox: secretBoxOf(h.ctx.config),
+      onContext: guard.install,
+    });
+    pool = browsers;
+    const sender = await makeSender(h.ctx.db, h.user.teamId);
+    senderUuid = sender.uuid;
+    const seat = await h.ctx.db
+      .insertInto('linkedin_browsers')
+      .values({
+        team_id: h.user.teamId,
+        sender_profile_uuid: sender.uuid,
+        driver: 'chromium',
+        status: 'running',
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    seatId = seat.id;
+    token = replica.signIn('sam-sender');
+    await saveSession(
+      h.ctx.db,
+      secretBoxOf(h.ctx.config),
+      h.user.teamId,
+      seat.id,
+      {
+        cookies: [
+          {
+            name: 'li_at',
+            value: token,
+            domain: '127.0.0.1',
+            path: '/',
+            expires: -1,
+            httpOnly: true,
+            secure: false,
+            sameSite: 'Lax',
+          },
+        ],
+      },
+      new Date(),
+    );
+  });
+  afterAll(async () => {
+    await browsers?.closeAll();
+    await replica?.close();
+    await h?.close();
+    if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
+    guard.assertNothingLeft();
+  });
+
+  async function startFlow(slug: string) {
+    const flow = await makeFlow(h.ctx.db, h.user.teamId, {
+      senders: [senderUuid],
+      nodes: [
+        { id: 1, type: 'linkedin_send_connection_request', payload: { template: 'Hi {{first_name}}!' } },
+      ],
+    });
+    const [lead] = await makeContacts(h.ctx.db, h.user.teamId, 1, slug);
+    await h.ctx.db
+      .updateTable('leads')
+      .set({ linkedin: slug, first_name: 'First' })
+      .where('uuid', '=', lead!.uuid)
+      .execute();
+    const [row] = await enroll(h.ctx.db, h.user.teamId, flow, [lead!.uuid], { at: h.clock.now() });
+    return row!;
+  }
+
+  const task = (flowLeadUuid: string) =>
+    h.ctx.db
+      .selectFrom('tasks')
+      .select(['status', 'automation_error_code'])
+      .where('flow_lead_uuid', '=', flowLeadUuid)
+      .executeTakeFirst();
+
+  it('sends the connection request through the browser, exactly once', async () => {
+    const enrollment = await startFlow('person-1');
+    await h.run(async () => (await task(enrollment.uuid))?.status === 'closed', { maxTicks: 50 });
+    expect(replica.actions('invite')).toEqual([
+      expect.objectContaining({ account: 'sam-sender', to: 'person-1', note: 'Hi First!' }),
+    ]);
+    await h.run(undefined, { maxTicks: 5 });
+    expect(replica.actions('invite')).toHaveLength(1);
+  });
+
+  it('a lost session turns the seat to login_issue and parks the sender, sending nothing', async () => {
+    delete replica.state.sessions[token];
+    const enrollment = await startFlow('person-2');
+    const seat = () =>
+      h.ctx.db
+        .selectFrom('linkedin_browsers')
+        .select(['status', 'error_reason'])
+        .where('id', '=', seatId)
+        .executeTakeFirstOrThrow();
+    await h.run(async () => (await seat()).status === 'login_issue', { maxTicks: 50 });
+    expect((await seat()).error_reason).toMatch(/session/i);
+    const events = await h.ctx.db
+      .selectFrom('events')
+      .select('name')
+      .where('team_id', '=', h.user.teamId)
+      .where('name', '=', 'sender_profile_issue')
+      .execute();
+    expect(events.length).toBeGreaterThan(0);
+    expect((await task(enrollment.uuid))?.status).not.toBe('closed');
+    expect(replica.actions('invite')).toHaveLength(1);
+  });
+});
