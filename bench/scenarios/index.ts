@@ -6,6 +6,7 @@ import { crmScenario } from './crm.js';
 import { crmSettingsScenario } from './crm-settings.js';
 import { engineScenario } from './engine.js';
 import { filesScenario } from './files.js';
+import { linkedinScenario } from './linkedin.js';
 import { tasksScenario } from './tasks.js';
 import { templatesScenario } from './templates.js';
 import { webhooksScenario } from './webhooks.js';
@@ -20,4 +21,5 @@ export const scenarios: Scenario[] = [
   templatesScenario,
   engineScenario,
   tasksScenario,
+  linkedinScenario,
 ];
