@@ -38,7 +38,7 @@ import {
   SELECTORS as S,
   sessionProblem,
 } from './linkedin-pages.js';
-import type { SeatBrowsers } from './seat-browsers.js';
+import { type SeatBrowsers, SeatBusyError } from './seat-browsers.js';
 
 /** The most characters LinkedIn takes in an invitation note. */
 export const NOTE_MAX_CHARS = 300;
@@ -288,8 +288,13 @@ async function withdraw(p: Pages, page: Page, handle: string): Promise<ActionOut
   return { ok: true };
 }
 
-function failure(error: unknown, logger: Logger | undefined): { reason: FailureReason; message: string } {
+function failure(
+  error: unknown,
+  logger: Logger | undefined,
+): { reason: FailureReason; message: string; retryAfterMs?: number } {
   if (error instanceof Stop) return { reason: error.reason, message: error.message };
+  if (error instanceof SeatBusyError)
+    return { reason: 'rate_limited', message: error.message, retryAfterMs: 60_000 };
   const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
   logger?.warn({ err: error }, 'LinkedIn browser action failed');
   return { reason: 'transient', message: `The browser failed: ${message}` };
@@ -648,8 +653,13 @@ export function createChromiumReader(
       const value = await options.browsers.use(seat.teamId, seat.seatId, ({ page }) => work(page));
       return { ok: true, value };
     } catch (error) {
-      const { reason, message } = failure(error, options.logger);
-      return { ok: false, reason: READ_REASONS[reason] ?? 'transient', message };
+      const { reason, message, retryAfterMs } = failure(error, options.logger);
+      return {
+        ok: false,
+        reason: READ_REASONS[reason] ?? 'transient',
+        message,
+        ...(retryAfterMs ? { retryAfterMs } : {}),
+      };
     }
   }
   return {

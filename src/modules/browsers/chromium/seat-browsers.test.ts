@@ -8,7 +8,7 @@ import { makeSender } from '../../../../test/automation-factories.js';
 import { createTestContext, type TestContext } from '../../../../test/harness.js';
 import { secretBoxOf } from '../../../deps.js';
 import { loadSession } from '../seat-session.js';
-import { createSeatBrowsers, type SeatBrowsers, seatProfileDir } from './seat-browsers.js';
+import { createSeatBrowsers, type SeatBrowsers, SeatBusyError, seatProfileDir } from './seat-browsers.js';
 import { guardLoopback } from './test-guard.js';
 
 describe('seat browsers', { timeout: 120_000 }, () => {
@@ -114,6 +114,11 @@ describe('seat browsers', { timeout: 120_000 }, () => {
       .execute();
     const second = await browsers.open(teamId, seatId);
     expect(second.context).not.toBe(first.context);
+    // While the live view holds it, automation is refused (and the browser is not restarted).
+    const held = await browsers.acquire(teamId, seatId);
+    await expect(browsers.use(teamId, seatId, async () => 'ran')).rejects.toBeInstanceOf(SeatBusyError);
+    held.release();
+    expect(await browsers.use(teamId, seatId, async () => 'ran')).toBe('ran');
     expect((await browsers.open(teamId, seatId)).context).toBe(second.context);
     await browsers.release(teamId, seatId);
   });

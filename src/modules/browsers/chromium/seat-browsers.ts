@@ -32,11 +32,14 @@ export interface SeatBrowsers {
    * Counts as use for the idle timeout. Throws when the seat does not exist or the browser cannot start.
    */
   open(teamId: number, seatId: number): Promise<SeatBrowser>;
-  /** Like `open`, but held until `release()`: the live view holds the browser while someone watches. */
+  /**
+   * Like `open`, but held until `release()`: the live view holds the browser while someone watches.
+   * Meanwhile `use` refuses the seat (SeatBusyError): automation never drives a page someone watches.
+   */
   acquire(teamId: number, seatId: number): Promise<HeldSeatBrowser>;
   /**
    * Runs `work` with the seat's browser held, one at a time per seat (actions and reads never share a
-   * page at once), then saves the session sealed.
+   * page at once), then saves the session sealed. Throws SeatBusyError while the seat is `acquire`d.
    */
   use<T>(teamId: number, seatId: number, work: (browser: SeatBrowser) => Promise<T>): Promise<T>;
   /** Saves the open browser's cookies sealed into the seat's row (nothing when it is not open). */
@@ -52,6 +55,9 @@ export interface SeatBrowsers {
   /** Seats whose browser is open in this process. */
   openSeats(): Array<{ teamId: number; seatId: number }>;
 }
+
+/** The seat's browser is held by someone else (the login live view); try again later. */
+export class SeatBusyError extends Error {}
 
 export type SeatBrowsersOptions = {
   config: Pick<Config, 'dataDir'> & {
@@ -74,6 +80,8 @@ type Entry = {
   starting: Promise<SeatBrowser>;
   browser?: SeatBrowser;
   holds: number;
+  /** Holds taken by `acquire` (the live view), not by `use`. */
+  viewers: number;
   lastUsed: number;
   timer?: NodeJS.Timeout;
   closing?: Promise<void>;
@@ -267,6 +275,7 @@ export function createSeatBrowsers(options: SeatBrowsersOptions): SeatBrowsers {
         version: -1,
         starting: Promise.resolve(undefined as never),
         holds: 0,
+        viewers: 0,
         lastUsed: Date.now(),
       };
       entry.starting = launch(entry);
@@ -283,9 +292,14 @@ export function createSeatBrowsers(options: SeatBrowsersOptions): SeatBrowsers {
     }
   }
 
-  async function acquire(teamId: number, seatId: number): Promise<HeldSeatBrowser> {
+  async function hold(teamId: number, seatId: number, viewer: boolean): Promise<HeldSeatBrowser> {
     const entry = await start(teamId, seatId);
+    if (!viewer && entry.viewers > 0) {
+      schedule(entry);
+      throw new SeatBusyError(`Seat ${seatId} is in its live view; automation waits.`);
+    }
     entry.holds += 1;
+    if (viewer) entry.viewers += 1;
     clearTimeout(entry.timer);
     let released = false;
     return {
@@ -294,6 +308,7 @@ export function createSeatBrowsers(options: SeatBrowsersOptions): SeatBrowsers {
         if (released) return;
         released = true;
         entry.holds -= 1;
+        if (viewer) entry.viewers -= 1;
         schedule(entry);
       },
     };
@@ -305,7 +320,7 @@ export function createSeatBrowsers(options: SeatBrowsersOptions): SeatBrowsers {
       schedule(entry);
       return entry.browser!;
     },
-    acquire,
+    acquire: (teamId, seatId) => hold(teamId, seatId, true),
     async use(teamId, seatId, work) {
       const key = keyOf(teamId, seatId);
       // One piece of work per seat at a time (the queue outlives restarts of its browser).
@@ -319,7 +334,7 @@ export function createSeatBrowsers(options: SeatBrowsersOptions): SeatBrowsers {
       await previous;
       let held: HeldSeatBrowser | undefined;
       try {
-        held = await acquire(teamId, seatId);
+        held = await hold(teamId, seatId, false);
         const result = await work({ context: held.context, page: held.page });
         const entry = entries.get(key);
         if (entry && !entry.closing) {
