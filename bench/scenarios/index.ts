@@ -6,6 +6,7 @@ import { crmScenario } from './crm.js';
 import { crmSettingsScenario } from './crm-settings.js';
 import { engineScenario } from './engine.js';
 import { filesScenario } from './files.js';
+import { flowsScenario } from './flows.js';
 import { linkedinScenario } from './linkedin.js';
 import { tasksScenario } from './tasks.js';
 import { templatesScenario } from './templates.js';
@@ -22,4 +23,5 @@ export const scenarios: Scenario[] = [
   engineScenario,
   tasksScenario,
   linkedinScenario,
+  flowsScenario,
 ];

@@ -1,0 +1,396 @@
+// Flows at scale: 50 flows of one team holding 1,000,000 enrollments and 10,000,000 tasks. Measures,
+// through the HTTP API, the contact_add_to_flow mass action over 100,000 contacts (a background
+// operation), flows-leads/list filtered by flow and status with its exact total, flows/metrics for the
+// 50 flows and statistics/nodes of a flow, each against a baseline measured in the same run: one plain
+// INSERT ... SELECT of the same contacts, and plain counts of the same rows (the scans the maintained
+// count deltas avoid). BENCH_FLOWS_SCALE (default 1) scales every row count: 0.01 is a quick run.
+// With BENCH_FLOWS_PLANS=1 it also prints the plans PostgreSQL chose for the main queries.
+import os from 'node:os';
+import { sql } from 'kysely';
+import { flowLeadCountDeltas, foldDeltas, taskCountDeltas } from '../../src/db/count-deltas.js';
+import type { Database } from '../../src/db/database.js';
+import { createJobCatalog } from '../../src/deps.js';
+import { startWorker } from '../../src/jobs/runner.js';
+import { systemClock } from '../../src/lib/clock.js';
+import { newId } from '../../src/lib/ids.js';
+import { createLogger } from '../../src/lib/logger.js';
+import { defaultSchedule } from '../../src/lib/schedule.js';
+import { selectInitialStageUuid } from '../../src/modules/pipeline-stages/pipeline-stages.defaults.js';
+import {
+  type BenchRow,
+  latencyRows as latency,
+  listen,
+  measureRuns,
+  percentile,
+  type Scenario,
+} from '../lib.js';
+import { seedTasks } from './tasks-data.js';
+
+const SCALE = Number(process.env.BENCH_FLOWS_SCALE ?? 1);
+const MASS = Math.round(100_000 * SCALE);
+const ENROLLMENTS = Math.round(1_000_000 * SCALE);
+const TASKS = Math.round(10_000_000 * SCALE);
+const FLOWS = 50;
+const CHUNK = 250_000;
+const RUNS = 40;
+
+/** Statuses of the seeded enrollments, in percent (the mass-enrolled ones are all in progress). */
+const ENROLLMENT_MIX = sql`case when (i * 7919) % 100 < 40 then 'in_progress' when (i * 7919) % 100 < 45 then 'paused'
+  when (i * 7919) % 100 < 85 then 'finished' when (i * 7919) % 100 < 95 then 'canceled' else 'failed' end`;
+
+const latencyRows = (metric: string, durations: number[], goalMs?: number, baseline?: number) =>
+  latency('flows', metric, durations, {
+    ...(goalMs === undefined ? {} : { goalMs }),
+    ...(baseline === undefined ? {} : { baseline }),
+  });
+
+/** The tree the seeded tasks fit: nodes 2-6 as in tasks-data.ts (visit, invite, wait, message, e-mail), then end. */
+function benchTree() {
+  const steps: Array<[number, string, Record<string, unknown>]> = [
+    [2, 'linkedin_visit_profile', {}],
+    [3, 'linkedin_send_connection_request', { template: 'Hi {{first_name}}' }],
+    [4, 'util_timer', { wait_time: 86_400 }],
+    [5, 'linkedin_send_message', { template: 'Thanks for connecting, {{first_name}}' }],
+    [6, 'email_send_message', { subject: 'Hello', template: '<p>Hi {{first_name}}</p>' }],
+    [7, 'end', {}],
+  ];
+  return steps.map(([id, type, payload]) => ({
+    id,
+    type,
+    before: id === 2 ? [] : [{ node_id: id - 1, branch_id: 1 }],
+    after: id === 7 ? [] : [{ node_id: id + 1, branch_id: 1 }],
+    payload,
+  }));
+}
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await fn();
+  return (performance.now() - start) / 1000;
+}
+
+function loadAverage(): string {
+  return os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' / ');
+}
+
+export const flowsScenario: Scenario = {
+  name: 'flows',
+  description: `flows: mass-enrol ${MASS.toLocaleString('en-US')} contacts; lists and statistics at ${ENROLLMENTS.toLocaleString('en-US')} enrollments and ${TASKS.toLocaleString('en-US')} tasks in ${FLOWS} flows`,
+  async run(server, log) {
+    const deps = await server.newDatabase('flows');
+    const { db } = deps.handle;
+    const team = await deps.services.identity.createUserWithTeam({
+      email: 'flows@example.test',
+      teamName: 'Flows',
+    });
+    const rows: BenchRow[] = [];
+    log(`  load average at start (1/5/15 min, ${os.cpus().length} cores): ${loadAverage()}`);
+
+    const { app, url } = await listen(deps);
+    const worker = await startWorker({
+      db,
+      pool: deps.handle.pool,
+      jobs: createJobCatalog(deps.services, { db, config: deps.config, clock: systemClock }),
+      ...deps.config.worker,
+      pollIntervalMs: 100,
+      log: createLogger('warn'),
+    });
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${team.api_key}`, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await res.text();
+      if (res.status >= 300) throw new Error(`${method} ${path} -> ${res.status}: ${text.slice(0, 500)}`);
+      return text ? JSON.parse(text) : undefined;
+    };
+
+    try {
+      // 1. Fifty flows through the API, each with the tree the seeded tasks fit, started.
+      const flows: string[] = [];
+      for (let i = 0; i < FLOWS; i++) {
+        const flow = await call('POST', '/flows/api/flows', {
+          name: `Bench flow ${i}`,
+          schedule: defaultSchedule('Europe/Berlin'),
+        });
+        await call('POST', `/flows/api/flows/${flow.uuid}/flow-versions`, {
+          nodes: benchTree(),
+          contact_sources: [
+            { id: 1, name: null, rotation_strategy: 'fair', sender_profiles: [], after_id: 2 },
+          ],
+        });
+        await call('PUT', `/flows/api/flows/${flow.uuid}/start`);
+        flows.push(flow.uuid);
+      }
+      const versions = new Map(
+        (
+          await db
+            .selectFrom('flows')
+            .select(['uuid', 'flow_version_uuid'])
+            .where('team_id', '=', team.team_id)
+            .execute()
+        ).map((flow) => [flow.uuid, flow.flow_version_uuid]),
+      );
+
+      // 2. The mass action: MASS contacts of a list into flow 0, a background operation, against one
+      //    plain INSERT ... SELECT of the same contacts into flow 1 (same table, indexes and triggers).
+      const list = newId();
+      await db.insertInto('lists').values({ team_id: team.team_id, uuid: list, name: 'Bench' }).execute();
+      const stage = await selectInitialStageUuid(db, team.team_id, 'lead');
+      await sql`
+        insert into leads (team_id, uuid, list_uuid, pipeline_stage_uuid, name, first_name, last_name, linkedin, custom_fields)
+        select ${team.team_id}, leadflow_uuid_v7(), ${list}::uuid, ${stage}::uuid, 'Bench ' || i, 'Bench', 'Contact ' || i,
+          'bench-' || i, '{}'::jsonb
+        from generate_series(1, ${MASS}) as g(i)
+      `.execute(db);
+      await sql`vacuum analyze leads`.execute(db);
+
+      let affected = 0;
+      const massSeconds = await timed(async () => {
+        const queued = await call('PUT', '/leads/api/leads/mass-action', {
+          type: 'contact_add_to_flow',
+          payload: { flow_uuid: flows[0] },
+          filter: { list_uuid: list },
+        });
+        affected = queued.affected ?? 0;
+        if (queued.operation) {
+          let state = queued.operation;
+          while (state.status !== 'done' && state.status !== 'failed') {
+            await new Promise((resolve) => setTimeout(resolve, 50));
+            state = await call('GET', `/leads/api/bulk-operations/${queued.operation.uuid}`);
+          }
+          if (state.status !== 'done') throw new Error(`contact_add_to_flow failed: ${state.error}`);
+          affected = state.affected;
+        }
+      });
+      if (affected !== MASS) throw new Error(`contact_add_to_flow enrolled ${affected}, expected ${MASS}`);
+      const plainSeconds = await timed(() =>
+        sql`
+          insert into flow_leads (team_id, uuid, flow_uuid, flow_version_uuid, lead_uuid, contact_source_id,
+            added_by, status, flow_node_id, step, next_run_at, flow_active, started_at)
+          select ${team.team_id}, leadflow_uuid_v7(), ${flows[1]}, ${versions.get(flows[1]!)}, l.uuid, 1, 'user',
+            'in_progress', 2, 0, now(), true, now()
+          from leads l where l.team_id = ${team.team_id} and l.list_uuid = ${list}
+        `.execute(db),
+      );
+      log(
+        `  contact_add_to_flow: ${affected} contacts in ${massSeconds.toFixed(1)} s; plain INSERT ... SELECT ${plainSeconds.toFixed(1)} s`,
+      );
+      rows.push({
+        scenario: 'flows',
+        metric: `contact_add_to_flow, ${MASS.toLocaleString('en-US')} contacts (baseline: one plain INSERT ... SELECT)`,
+        value: massSeconds,
+        unit: 's',
+        baseline: plainSeconds,
+        goal: '< 10 s',
+        pass: massSeconds < 10,
+      });
+
+      // 3. The rest of the enrollments, spread over the 50 flows, and the tasks (tasks-data.ts: nodes 2-6
+      //    of each flow, a year of them), chunk by chunk through the real tables, indexes and triggers.
+      const rest = ENROLLMENTS - 2 * MASS;
+      log(
+        `  seeding ${rest.toLocaleString('en-US')} enrollments and ${TASKS.toLocaleString('en-US')} tasks...`,
+      );
+      const flowArray = sql`${flows}::uuid[]`;
+      const versionArray = sql`${flows.map((flow) => versions.get(flow)!)}::uuid[]`;
+      for (let start = 0; start < rest; start += CHUNK) {
+        const end = Math.min(rest, start + CHUNK) - 1;
+        await sql`
+          insert into flow_leads (team_id, uuid, flow_uuid, flow_version_uuid, lead_uuid, contact_source_id, added_by,
+            status, flow_node_id, step, next_run_at, flow_active, reason, started_at, finished_at, created_at, updated_at)
+          select ${team.team_id}, leadflow_uuid_v7(), (${flowArray})[1 + i % ${FLOWS}], (${versionArray})[1 + i % ${FLOWS}],
+            md5('enrolled' || i)::uuid, 1, case when i % 10 = 0 then 'filter' else 'user' end, s.status,
+            case when s.status in ('in_progress', 'paused') then 2 + i % 5 else 7 end, i % 5,
+            case when s.status = 'in_progress' then now() + make_interval(secs => i % 86400) end, true,
+            case s.status when 'finished' then 'completed' when 'canceled' then 'canceled' when 'failed' then 'error'
+              when 'paused' then 'replied' end,
+            c.created, case when s.status in ('finished', 'canceled', 'failed') then c.created + interval '3 days' end,
+            c.created, c.created
+          from generate_series(${start}::bigint, ${end}::bigint) as g(i)
+          cross join lateral (select ${ENROLLMENT_MIX} as status) s
+          cross join lateral (select now() - make_interval(secs => (${rest}::bigint - i) * (31536000.0 / ${rest})) as created) c
+        `.execute(db);
+      }
+      const senders = Array.from({ length: 20 }, () => newId());
+      const seedStart = performance.now();
+      for (let start = 0; start < TASKS; start += CHUNK) {
+        await seedTasks(db, {
+          teamId: team.team_id,
+          flows,
+          senders,
+          total: TASKS,
+          start,
+          count: Math.min(CHUNK, TASKS - start),
+        });
+        if ((start / CHUNK) % 8 === 7) log(`  seeded ${(start + CHUNK).toLocaleString('en-US')} tasks`);
+      }
+      log(`  tasks: ${Math.round(TASKS / ((performance.now() - seedStart) / 1000))} tasks/s`);
+      // What a quiet night leaves: the delta rows folded, the tables vacuumed and analysed.
+      await foldDeltas(db, flowLeadCountDeltas, team.team_id);
+      await foldDeltas(db, taskCountDeltas, team.team_id);
+      for (const table of ['flow_leads', 'tasks', 'flow_lead_count_deltas', 'task_count_deltas'])
+        await sql`vacuum analyze ${sql.table(table)}`.execute(db);
+      const total = await sql<{ n: number }>`
+        select count(*)::int as n from flow_leads where team_id = ${team.team_id}`.execute(db);
+      if (total.rows[0]!.n !== ENROLLMENTS)
+        throw new Error(`${total.rows[0]!.n} enrollments seeded, expected ${ENROLLMENTS}`);
+
+      const measure = (fn: (i: number) => Promise<unknown>) => measureRuns(RUNS, fn);
+      const statuses = ['in_progress', 'finished', 'paused', 'canceled', 'failed'];
+      const flowOf = (i: number) => flows[i % FLOWS]!;
+      const statusOf = (i: number) => statuses[Math.floor(i / FLOWS) % statuses.length]!;
+
+      // 4. flows-leads/list by flow and status, first page and exact total, against a bare indexed count.
+      const bareCount = await measure((i) =>
+        sql`select count(*) from flow_leads where team_id = ${team.team_id} and flow_uuid = ${flowOf(i)}
+          and status = ${statusOf(i)}`.execute(db),
+      );
+      const listBody = (i: number) => ({
+        filter: { flow_uuid: [flowOf(i)], status: [statusOf(i)] },
+        limit: 20,
+      });
+      const page = await call('POST', '/flows/api/flows-leads/list', listBody(0));
+      const expected = await sql<{ n: number }>`select count(*)::int as n from flow_leads
+        where team_id = ${team.team_id} and flow_uuid = ${flowOf(0)} and status = ${statusOf(0)}`.execute(db);
+      if (page.total !== expected.rows[0]!.n || page.data.length !== 20)
+        throw new Error(`flows-leads/list total ${page.total}, expected ${expected.rows[0]!.n}`);
+      rows.push(
+        ...latencyRows(
+          'flows-leads/list by flow + status, with total (baseline: bare indexed count)',
+          await measure((i) => call('POST', '/flows/api/flows-leads/list', listBody(i))),
+          50,
+          percentile(bareCount, 95),
+        ),
+      );
+
+      // 5. flows/metrics for the 50 flows, against a plain count of their enrollments by flow and status.
+      const plainMetrics = await measureRuns(5, () =>
+        sql`select flow_uuid, status, count(*) from flow_leads where team_id = ${team.team_id}
+          and flow_uuid = any(${flows}::uuid[]) group by 1, 2`.execute(db),
+      );
+      const metrics = await call('POST', '/flows/api/flows/metrics', { uuids: flows });
+      const leadsCount = Object.values(metrics as Record<string, { leads_count: number }>).reduce(
+        (sum, flow) => sum + flow.leads_count,
+        0,
+      );
+      if (leadsCount !== ENROLLMENTS) throw new Error(`flows/metrics counted ${leadsCount} enrollments`);
+      rows.push(
+        ...latencyRows(
+          `flows/metrics, ${FLOWS} flows (baseline: plain grouped count of their enrollments)`,
+          await measure(() => call('POST', '/flows/api/flows/metrics', { uuids: flows })),
+          100,
+          percentile(plainMetrics, 95),
+        ),
+      );
+
+      // 6. statistics/nodes of a flow's five nodes, against a plain count of its tasks by node and status.
+      const nodeIds = [2, 3, 4, 5, 6];
+      const plainNodes = await measureRuns(5, (i) =>
+        sql`select flow_node_id, status, count(*) from tasks where team_id = ${team.team_id}
+          and flow_uuid = ${flowOf(i)} and flow_node_id = any(${nodeIds}::int[]) group by 1, 2`.execute(db),
+      );
+      rows.push(
+        ...latencyRows(
+          'statistics/nodes, 5 nodes (baseline: plain grouped count of the flow\u2019s tasks)',
+          await measure((i) =>
+            call('POST', `/flows/api/flows/${flowOf(i)}/statistics/nodes`, { node_ids: nodeIds }),
+          ),
+          100,
+          percentile(plainNodes, 95),
+        ),
+      );
+      const lastWeek = new Date(Date.now() - 7 * 86_400_000).toISOString();
+      rows.push(
+        ...latencyRows(
+          'statistics/nodes, 5 nodes, executed_at last 7 days (reads those tasks)',
+          await measure((i) =>
+            call('POST', `/flows/api/flows/${flowOf(i)}/statistics/nodes`, {
+              node_ids: nodeIds,
+              filter: { executed_at: { '>=': lastWeek } },
+            }),
+          ),
+          100,
+        ),
+      );
+      rows.push(
+        ...latencyRows(
+          'statistics/contact-sources',
+          await measure((i) =>
+            call('POST', `/flows/api/flows/${flowOf(i)}/statistics/contact-sources`, {
+              contact_source_ids: [1],
+            }),
+          ),
+        ),
+      );
+
+      if (process.env.BENCH_FLOWS_PLANS === '1')
+        await logPlans(db, team.team_id, flows[0]!, nodeIds, lastWeek, log);
+      const load = loadAverage();
+      log(`  load average at end (1/5/15 min): ${load}`);
+      rows.push({
+        scenario: 'flows',
+        metric: `load average at end, 1 min (5 / 15 min: ${load.split(' / ').slice(1).join(' / ')}; ${os.cpus().length} cores)`,
+        value: os.loadavg()[0]!,
+        unit: '',
+      });
+      return rows;
+    } finally {
+      await worker.stop();
+      await app.close();
+    }
+  },
+};
+
+/** Prints which indexes the main queries use and how long they take, from EXPLAIN ANALYZE. */
+async function logPlans(
+  db: Database,
+  teamId: number,
+  flow: string,
+  nodeIds: number[],
+  since: string,
+  log: (line: string) => void,
+) {
+  const queries: Array<[string, ReturnType<typeof sql>]> = [
+    [
+      'list page, flow + status',
+      sql`select * from flow_leads fl where fl.team_id = ${teamId} and fl.flow_uuid = any(${[flow]}::uuid[])
+        and fl.status = any(${['in_progress']}::text[]) order by fl.created_at desc, fl.uuid desc limit 20`,
+    ],
+    [
+      'enrollment deltas, flow + status',
+      sql`select sum(delta) from flow_lead_count_deltas d where d.team_id = ${teamId}
+        and d.flow_uuid = any(${[flow]}::uuid[]) and d.status = any(${['in_progress']}::text[])`,
+    ],
+    [
+      'task deltas, flow + nodes',
+      sql`select flow_node_id, status, fork_result, sum(delta) from task_count_deltas d where d.team_id = ${teamId}
+        and d.flow_uuid = ${flow} and d.flow_node_id = any(${nodeIds}::int[]) group by 1, 2, 3`,
+    ],
+    [
+      'node tasks executed since',
+      sql`select t.flow_node_id, t.status, t.fork_result, count(*) from tasks t where t.team_id = ${teamId}
+        and t.flow_uuid = ${flow} and t.flow_node_id = any(${nodeIds}::int[]) and t.executed_at >= ${since}
+        group by 1, 2, 3`,
+    ],
+  ];
+  for (const [name, query] of queries) {
+    const { rows } = await sql<{ 'QUERY PLAN': unknown }>`explain (analyze, format json) ${query}`.execute(
+      db,
+    );
+    const plan = (rows[0]!['QUERY PLAN'] as Array<{ Plan: PlanNode; 'Execution Time': number }>)[0]!;
+    log(`  plan ${name}: ${plan['Execution Time'].toFixed(1)} ms, ${summarise(plan.Plan)}`);
+  }
+}
+
+type PlanNode = { 'Node Type': string; 'Index Name'?: string; Plans?: PlanNode[] };
+
+function summarise(node: PlanNode): string {
+  const here = node['Index Name'] ? `${node['Node Type']} ${node['Index Name']}` : node['Node Type'];
+  const children = (node.Plans ?? []).map(summarise);
+  return children.length > 0 ? `${here} <- ${children.join(', ')}` : here;
+}
