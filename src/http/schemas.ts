@@ -25,7 +25,7 @@ export const DateTime = (description?: string) =>
     ...(description ? { description } : {}),
   });
 
-export const UuidParams = Type.Object({ uuid: Uuid() });
+export const UuidParams = Type.Object({ uuid: Uuid('UUID of the record') });
 
 export const ErrorBody = Type.Object(
   {
@@ -46,11 +46,11 @@ export const ErrorBody = Type.Object(
 
 export const Envelope = <T extends TSchema>(item: T) =>
   Type.Object({
-    data: Type.Array(item),
+    data: Type.Array(item, { description: 'The records of this page' }),
     limit: Type.Integer({ description: `Page size used (default 20, at most ${MAX_LIMIT})` }),
-    offset: Type.Integer(),
+    offset: Type.Integer({ description: 'Records skipped before this page' }),
     total: Type.Integer({ description: 'Records matching the filter' }),
-    has_more: Type.Boolean(),
+    has_more: Type.Boolean({ description: 'Whether records follow this page' }),
   });
 
 /** Paging and sorting parameters of a list; order_field is the list's own sort fields (SortSpec). */

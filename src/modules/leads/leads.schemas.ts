@@ -148,26 +148,59 @@ const standardFields = {
     Nullable(Type.Integer({ minimum: 0, maximum: INT32_MAX, description: 'LinkedIn followers' })),
   ),
   primary_language: text('Primary language code'),
-  supported_languages: Type.Optional(Nullable(Type.Array(Type.String({ maxLength: 50 }), { maxItems: 100 }))),
+  supported_languages: Type.Optional(
+    Nullable(Type.Array(Type.String({ maxLength: 50 }), { maxItems: 100, description: 'Language codes' })),
+  ),
   has_open_profile: Type.Optional(
-    Nullable(Type.Union([Type.Integer({ minimum: 0, maximum: 1 }), Type.Boolean()])),
+    Nullable(
+      Type.Union([Type.Integer({ minimum: 0, maximum: 1 }), Type.Boolean()], {
+        description: '1 (or true) when the LinkedIn profile is open, 0 when not',
+      }),
+    ),
   ),
   has_verified_profile: Type.Optional(
-    Nullable(Type.Union([Type.Integer({ minimum: 0, maximum: 1 }), Type.Boolean()])),
+    Nullable(
+      Type.Union([Type.Integer({ minimum: 0, maximum: 1 }), Type.Boolean()], {
+        description: '1 (or true) when the LinkedIn profile is verified',
+      }),
+    ),
   ),
   has_premium: Type.Optional(
-    Nullable(Type.Union([Type.Integer({ minimum: 0, maximum: 1 }), Type.Boolean()])),
+    Nullable(
+      Type.Union([Type.Integer({ minimum: 0, maximum: 1 }), Type.Boolean()], {
+        description: '1 (or true) when the member has LinkedIn Premium',
+      }),
+    ),
   ),
-  experience: Type.Optional(Nullable(Type.Array(LooseObject, { maxItems: 200 }))),
-  posts: Type.Optional(Nullable(Type.Array(LooseObject, { maxItems: 200 }))),
-  educations: Type.Optional(Nullable(Type.Array(LooseObject, { maxItems: 200 }))),
-  skills: Type.Optional(Nullable(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 500 }))),
+  experience: Type.Optional(
+    Nullable(
+      Type.Array(LooseObject, { maxItems: 200, description: '[{title, company, start_date, end_date}]' }),
+    ),
+  ),
+  posts: Type.Optional(
+    Nullable(Type.Array(LooseObject, { maxItems: 200, description: '[{content, date}]' })),
+  ),
+  educations: Type.Optional(
+    Nullable(
+      Type.Array(LooseObject, {
+        maxItems: 200,
+        description: '[{school, degree, field_of_study, start_year, end_year}]',
+      }),
+    ),
+  ),
+  skills: Type.Optional(
+    Nullable(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 500, description: 'Skills' })),
+  ),
   raw_address: text('Free-text location'),
   timezone: text(
     'IANA time zone of the contact, e.g. "Europe/Berlin"; flows with use_lead_timezone plan its steps in it',
     64,
   ),
-  location: Type.Optional(Nullable(Type.Array(LooseObject, { maxItems: 20 }))),
+  location: Type.Optional(
+    Nullable(
+      Type.Array(LooseObject, { maxItems: 20, description: 'Structured location, [{address_string}]' }),
+    ),
+  ),
   linkedin_status: Type.Optional(enumOf(LINKEDIN_STATUSES, 'LinkedIn data status')),
   email_status: Type.Optional(Nullable(enumOf(EMAIL_STATUSES, 'E-mail status'))),
   tags: Type.Optional(

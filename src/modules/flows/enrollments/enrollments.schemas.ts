@@ -81,7 +81,9 @@ export const ListEnrollmentsBody = Type.Object(
         description: `Page size (at most ${MAX_LIMIT} used)`,
       }),
     ),
-    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0 })),
+    offset: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0, description: 'Records to skip' }),
+    ),
     order_field: Type.Optional(
       Type.Union([Type.Literal('created_at'), Type.Literal('uuid')], {
         description: 'Sort by (default created_at)',
