@@ -158,6 +158,20 @@ describe('POST /flows/api/flows-leads/list', () => {
     expect(canceled.total).toBe(1);
     expect(canceled.data[0]).toMatchObject({ lead_uuid: folks[1]!.uuid, reason: 'canceled' });
     expect(canceled.data[0].finished_at).not.toBeNull();
+    const both = (
+      await listEnrollments(alice, {
+        filter: { flow_uuid: [flow.uuid, other.uuid], status: ['canceled', 'in_progress', 'canceled'] },
+        order_type: 'asc',
+      })
+    ).json();
+    expect(both.total).toBe(5);
+    expect(both.data.map((e: { lead_uuid: string }) => e.lead_uuid)).toEqual([
+      folks[0]!.uuid,
+      folks[1]!.uuid,
+      folks[2]!.uuid,
+      folks[3]!.uuid,
+      folks[0]!.uuid,
+    ]);
     const byLead = (await listEnrollments(alice, { filter: { lead_uuid: [folks[0]!.uuid] } })).json();
     expect(byLead.total).toBe(2);
     expect(byLead.data.map((e: { flow_uuid: string }) => e.flow_uuid).sort()).toEqual(
