@@ -387,9 +387,9 @@ async function logPlans(
 ) {
   const queries: Array<[string, ReturnType<typeof sql>]> = [
     [
-      'list page, flow + status',
-      sql`select * from flow_leads fl where fl.team_id = ${teamId} and fl.flow_uuid = any(${[flow]}::uuid[])
-        and fl.status = any(${['in_progress']}::text[]) order by fl.created_at desc, fl.uuid desc limit 20`,
+      'list page, flow + status (failed)',
+      sql`select * from flow_leads fl where fl.team_id = ${teamId} and fl.flow_uuid = ${flow}::uuid
+        and fl.status = 'failed'::text order by fl.created_at desc, fl.uuid desc limit 20`,
     ],
     [
       'enrollment deltas, flow + status',
