@@ -184,6 +184,27 @@ describe('GET, PUT, DELETE /flows/api/flows/{flowUuid}', () => {
     expect((await get(bob, '/flows/api/flows')).json().total).toBe(0);
   });
 
+  it('moves a flow into a folder and out of it, never into another team\u2019s folder', async () => {
+    const flow = await createFlow(ctx, alice);
+    const folder = (
+      await ctx.request(alice, { method: 'POST', url: '/flows/api/flow-workspaces', payload: { name: 'Q3' } })
+    ).json();
+    const moved = await put(alice, `/flows/api/flows/${flow.uuid}`, { flow_workspace_uuid: folder.uuid });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json()).toMatchObject({ flow_workspace_uuid: folder.uuid, name: flow.name });
+    const out = await put(alice, `/flows/api/flows/${flow.uuid}`, { flow_workspace_uuid: null });
+    expect(out.json().flow_workspace_uuid).toBeNull();
+    const bobFolder = (
+      await ctx.request(bob, { method: 'POST', url: '/flows/api/flow-workspaces', payload: { name: 'B' } })
+    ).json();
+    const foreign = await put(alice, `/flows/api/flows/${flow.uuid}`, {
+      flow_workspace_uuid: bobFolder.uuid,
+    });
+    expect(foreign.statusCode).toBe(422);
+    expect(foreign.json().error.data).toHaveProperty('flow_workspace_uuid');
+    expect((await get(alice, `/flows/api/flows/${flow.uuid}`)).json().flow_workspace_uuid).toBeNull();
+  });
+
   it('deletes the flow and its versions; its live enrollments end as canceled (flow_deleted)', async () => {
     const flow = await createFlow(ctx, alice);
     const [live, done] = await makeEnrollments(ctx, alice.teamId, flow, [
