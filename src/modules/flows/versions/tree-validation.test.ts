@@ -196,14 +196,14 @@ describe('tree validation', () => {
     const { before: _b, ...node } = linearTree([])[0]!;
     const res = await saveVersion(ctx, alice, flow.uuid, { nodes: [node] });
     expect(res.statusCode).toBe(422);
-    expect(res.json().error.data).toHaveProperty(['nodes.0.before']);
+    expect(res.json().error.data['nodes.0.before']).toEqual(['The nodes.0.before field is required.']);
     const single = await ctx.request(alice, {
       method: 'POST',
       url: '/flows/api/flow-versions/validate-node',
       payload: { id: 1, type: 'end', before: [] },
     });
     expect(single.statusCode).toBe(422);
-    expect(single.json().error.data).toHaveProperty('after');
+    expect(single.json().error.data.after).toEqual(['The after field is required.']);
   });
 
   it('refuses a node id used twice', async () => {
@@ -352,7 +352,9 @@ describe('tree validation', () => {
     expect(subject['nodes[id=1].payload.subject']![0]).toMatch(/511/);
     const delay = await saveVersion(ctx, alice, flow.uuid, { nodes: withNode(0, { delay_in_seconds: -1 }) });
     expect(delay.statusCode).toBe(422);
-    expect(delay.json().error.data).toHaveProperty(['nodes.0.delay_in_seconds']);
+    expect(delay.json().error.data['nodes.0.delay_in_seconds']).toEqual([
+      'nodes.0.delay_in_seconds must be at least 0.',
+    ]);
     const unknownKey = await problems({
       nodes: linearTree([{ type: 'util_timer', payload: { wait_time: 5, wait: 6 } }]),
     });
@@ -474,7 +476,9 @@ describe('tree validation', () => {
       contact_sources: [source({ rotation_strategy: 'random' })],
     });
     expect(strategy.statusCode).toBe(422);
-    expect(strategy.json().error.data).toHaveProperty(['contact_sources.0.rotation_strategy']);
+    expect(strategy.json().error.data['contact_sources.0.rotation_strategy']).toEqual([
+      'contact_sources.0.rotation_strategy must be fair.',
+    ]);
   });
 
   it('refuses a first_common_node_id that names no node', async () => {
