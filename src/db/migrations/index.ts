@@ -20,6 +20,7 @@ import * as aiTemplates from './0700_ai_templates.js';
 import * as attachments from './0800_attachments.js';
 import * as linkedinSeats from './0810_linkedin_seats.js';
 import * as email from './0850_email.js';
+import * as emailsApi from './0860_emails_api.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_identity': identity,
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '0800_attachments': attachments,
   '0810_linkedin_seats': linkedinSeats,
   '0850_email': email,
+  '0860_emails_api': emailsApi,
 };

@@ -6,6 +6,9 @@ import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { SecretBox } from '../../lib/secrets.js';
+import { createLocalFileStore } from '../files/storage.js';
+import { emailsRoutes } from './emails/emails.routes.js';
+import { createEmailsService } from './emails/emails.service.js';
 import { mailboxesRoutes } from './mailboxes/mailboxes.routes.js';
 import { createMailboxesService } from './mailboxes/mailboxes.service.js';
 import { createMailAccess } from './transport/mail-access.js';
@@ -14,9 +17,11 @@ export type EmailModuleDeps = { db: Database; config: Config; clock: Clock; box:
 
 export function createEmailModule(deps: EmailModuleDeps) {
   const mail = createMailAccess({ db: deps.db, box: deps.box, config: deps.config });
+  const files = createLocalFileStore(deps.config.filesDir);
   return {
     mail,
     mailboxes: createMailboxesService({ db: deps.db, box: deps.box, mail, config: deps.config }),
+    emails: createEmailsService({ db: deps.db, box: deps.box, mail, config: deps.config, files }),
   };
 }
 
@@ -27,5 +32,6 @@ export const emailModuleRoutes: FastifyPluginAsyncTypebox<{ email: EmailModule }
   { email },
 ) => {
   await app.register(mailboxesRoutes, { mailboxes: email.mailboxes });
+  await app.register(emailsRoutes, { emails: email.emails });
   app.addHook('onClose', async () => email.mail.close());
 };

@@ -8,7 +8,7 @@ export type Address = { name?: string | null; address: string };
 
 export type OutgoingMessage = {
   from: Address;
-  to: Address;
+  to: Address | Address[];
   cc: Address[];
   bcc: Address[];
   subject: string;
@@ -52,7 +52,7 @@ export async function composeMessage(message: OutgoingMessage): Promise<Buffer> 
   }
   const composer = new MailComposer({
     from: addr(message.from),
-    to: addr(message.to),
+    to: Array.isArray(message.to) ? message.to.map(addr) : addr(message.to),
     ...(message.cc.length > 0 ? { cc: message.cc.map(addr) } : {}),
     ...(message.bcc.length > 0 ? { bcc: message.bcc.map(addr) } : {}),
     subject: message.subject,

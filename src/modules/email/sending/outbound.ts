@@ -38,6 +38,8 @@ export type SendInput = {
   flowNodeId: number | null;
   taskUuid: string | null;
   to: Address;
+  /** More To recipients (API sends); the e-mail record names the first. */
+  alsoTo?: Address[];
   cc: Address[];
   bcc: Address[];
   subject: string;
@@ -165,7 +167,7 @@ export async function sendEmail(deps: OutboundDeps, input: SendInput): Promise<S
   });
   const raw = await composeMessage({
     from: { name: input.mailbox.sender_name, address: input.mailbox.email },
-    to: input.to,
+    to: [input.to, ...(input.alsoTo ?? [])],
     cc: input.cc,
     bcc: input.bcc,
     subject: input.subject,
@@ -185,7 +187,7 @@ export async function sendEmail(deps: OutboundDeps, input: SendInput): Promise<S
   });
   const envelope = {
     from: input.mailbox.email,
-    to: [input.to, ...input.cc, ...input.bcc].map((a) => a.address),
+    to: [input.to, ...(input.alsoTo ?? []), ...input.cc, ...input.bcc].map((a) => a.address),
   };
   try {
     await mail.send(input.mailbox, envelope, raw);
