@@ -11,6 +11,8 @@ import { emailsRoutes } from './emails/emails.routes.js';
 import { createEmailsService } from './emails/emails.service.js';
 import { mailboxesRoutes } from './mailboxes/mailboxes.routes.js';
 import { createMailboxesService } from './mailboxes/mailboxes.service.js';
+import { trackingRoutes } from './tracking/tracking.routes.js';
+import { createTrackingService } from './tracking/tracking.service.js';
 import { createMailAccess } from './transport/mail-access.js';
 
 export type EmailModuleDeps = { db: Database; config: Config; clock: Clock; box: SecretBox };
@@ -21,7 +23,15 @@ export function createEmailModule(deps: EmailModuleDeps) {
   return {
     mail,
     mailboxes: createMailboxesService({ db: deps.db, box: deps.box, mail, config: deps.config }),
-    emails: createEmailsService({ db: deps.db, box: deps.box, mail, config: deps.config, files }),
+    emails: createEmailsService({
+      db: deps.db,
+      box: deps.box,
+      mail,
+      config: deps.config,
+      files,
+      clock: deps.clock,
+    }),
+    tracking: createTrackingService({ db: deps.db, box: deps.box, clock: deps.clock }),
   };
 }
 
@@ -33,5 +43,6 @@ export const emailModuleRoutes: FastifyPluginAsyncTypebox<{ email: EmailModule }
 ) => {
   await app.register(mailboxesRoutes, { mailboxes: email.mailboxes });
   await app.register(emailsRoutes, { emails: email.emails });
+  await app.register(trackingRoutes, { tracking: email.tracking });
   app.addHook('onClose', async () => email.mail.close());
 };

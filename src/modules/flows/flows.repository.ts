@@ -107,6 +107,8 @@ export type FlowChanges = Partial<{
   priority: number;
   status: FlowStatus;
   is_public: boolean;
+  /** Keys merged into the flow's settings (the e-mail tracking switches). */
+  settings: Record<string, boolean>;
 }>;
 
 export async function updateFlow(
@@ -131,6 +133,9 @@ export async function updateFlow(
       ...(changes.priority !== undefined ? { priority: changes.priority } : {}),
       ...(changes.status !== undefined ? { status: changes.status } : {}),
       ...(changes.is_public !== undefined ? { is_public: changes.is_public } : {}),
+      ...(changes.settings !== undefined && Object.keys(changes.settings).length > 0
+        ? { settings: sql`settings || ${JSON.stringify(changes.settings)}::jsonb` }
+        : {}),
       updated_at: new Date(),
     })
     .where('team_id', '=', teamId)

@@ -18,6 +18,28 @@ export const FlowWarning = Type.Object(
   { description: 'A reason the flow cannot do its work' },
 );
 
+// E-mail tracking is opt-in per flow (src/modules/email/CONTEXT.md): off
+// unless switched on here; it needs LEADFLOW_PUBLIC_URL reachable by the recipients.
+const emailTrackingFields = {
+  email_track_opens: Type.Boolean({
+    description:
+      'E-mail steps carry an open pixel (contact_opened_email, trigger_email_opened). Default false',
+  }),
+  email_track_clicks: Type.Boolean({
+    description:
+      'Links of e-mail steps go through a click redirect (contact_clicked_email, trigger_link_clicked). Default false',
+  }),
+  email_unsubscribe_link: Type.Boolean({
+    description:
+      'E-mail steps carry List-Unsubscribe with one-click POST (RFC 8058) and an unsubscribe link (contact_unsubscribed_email). Default false',
+  }),
+};
+const optionalTracking = {
+  email_track_opens: Type.Optional(emailTrackingFields.email_track_opens),
+  email_track_clicks: Type.Optional(emailTrackingFields.email_track_clicks),
+  email_unsubscribe_link: Type.Optional(emailTrackingFields.email_unsubscribe_link),
+};
+
 const flowFields = {
   uuid: Uuid('Flow UUID'),
   public_uuid: Nullable(Uuid('Public UUID (not used)')),
@@ -38,6 +60,7 @@ const flowFields = {
     },
   ),
   is_public: Type.Boolean({ description: 'Visible to the whole team' }),
+  ...emailTrackingFields,
   user_id: Nullable(Type.Integer({ description: 'Creator' })),
   warnings: Type.Array(FlowWarning, {
     description: 'Why the flow cannot do its work (empty when nothing is wrong)',
@@ -81,6 +104,7 @@ export const CreateFlowBody = Type.Object(
     priority: Type.Optional(priority),
     is_public: Type.Optional(Type.Boolean({ default: false, description: 'Visible to the whole team' })),
     flow_workspace_uuid: Type.Optional(workspace),
+    ...optionalTracking,
   },
   {
     additionalProperties: false,
@@ -98,6 +122,7 @@ export const UpdateFlowBody = Type.Object(
     priority: Type.Optional(priority),
     is_public: Type.Optional(Type.Boolean({ description: 'Visible to the whole team' })),
     flow_workspace_uuid: Type.Optional(workspace),
+    ...optionalTracking,
   },
   { additionalProperties: false, examples: [{ name: 'DACH CTO Outreach (v2)', priority: 5 }] },
 );

@@ -24,6 +24,24 @@ export type FlowHooks = {
   onActivated?: (trx: Executor, teamId: number, flowUuid: string) => Promise<void>;
 };
 
+const TRACKING_KEYS = ['email_track_opens', 'email_track_clicks', 'email_unsubscribe_link'] as const;
+
+/** The e-mail tracking switches of a flow's settings (all off unless set). */
+function emailTracking(settings: Record<string, unknown> | null) {
+  return {
+    email_track_opens: settings?.email_track_opens === true,
+    email_track_clicks: settings?.email_track_clicks === true,
+    email_unsubscribe_link: settings?.email_unsubscribe_link === true,
+  };
+}
+
+/** The tracking switches a create or update body sets. */
+function trackingChanges(body: Partial<Record<(typeof TRACKING_KEYS)[number], boolean>>) {
+  const changes: Record<string, boolean> = {};
+  for (const key of TRACKING_KEYS) if (body[key] !== undefined) changes[key] = body[key] as boolean;
+  return changes;
+}
+
 export function presentFlow(row: repo.FlowRow, warnings: FlowWarning[]) {
   return {
     uuid: row.uuid,
@@ -38,6 +56,7 @@ export function presentFlow(row: repo.FlowRow, warnings: FlowWarning[]) {
     priority: row.priority,
     status: row.status,
     is_public: row.is_public,
+    ...emailTracking(row.settings),
     user_id: row.user_id,
     warnings,
     created_at: row.created_at,
@@ -130,7 +149,7 @@ export function createFlowsService(deps: { db: Database; hooks?: FlowHooks }) {
           priority: body.priority ?? 2,
           status: 'draft',
           is_public: body.is_public ?? false,
-          settings: {},
+          settings: trackingChanges(body),
         });
         await insertVersion(trx, {
           team_id: actor.teamId,
@@ -154,6 +173,7 @@ export function createFlowsService(deps: { db: Database; hooks?: FlowHooks }) {
           priority: body.priority,
           is_public: body.is_public,
           flow_workspace_uuid: body.flow_workspace_uuid,
+          settings: trackingChanges(body),
         });
         if (!flow) throw notFound('Flow');
         return detail(trx, flow);

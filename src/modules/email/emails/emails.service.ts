@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import type { Config } from '../../../config.js';
 import type { Database } from '../../../db/database.js';
 import type { AuthContext } from '../../../http/auth.js';
+import type { Clock } from '../../../lib/clock.js';
 import { invalidField, notFound } from '../../../lib/errors.js';
 import { envelope, type PageParams, resolvePage } from '../../../lib/pagination.js';
 import type { SecretBox } from '../../../lib/secrets.js';
@@ -27,6 +28,7 @@ export type EmailsServiceDeps = {
   config: Config;
   box: SecretBox;
   files: FileStore;
+  clock: Clock;
 };
 
 type ListParams = PageParams & { filter?: unknown };
@@ -171,7 +173,7 @@ export function createEmailsService(deps: EmailsServiceDeps) {
       if (!Number.isInteger(limit) || limit < 1)
         throw invalidField('limit', 'limit must be a whole number from 1 to 1000.');
       const since = body.sent_at_recency_in_days
-        ? new Date(Date.now() - body.sent_at_recency_in_days * 86_400_000)
+        ? new Date(deps.clock.now().getTime() - body.sent_at_recency_in_days * 86_400_000)
         : null;
       const rows = await repo.selectConversation(db, teamId, {
         senderProfileUuid: body.sender_profile_uuid,
@@ -245,7 +247,7 @@ export function createEmailsService(deps: EmailsServiceDeps) {
         )?.uuid ??
         null;
 
-      const now = new Date();
+      const now = deps.clock.now();
       // An attachment that is not the team's is a 422 naming it (requireAttachments).
       const result = await sendEmail(deps, {
         mailbox,
