@@ -134,6 +134,8 @@ export type Config = Readonly<{
     syncEnabled: boolean;
     /** A mailbox is polled at least this often (IDLE reports new mail sooner where the server offers it). */
     syncPollSeconds: number;
+    /** Hold an IMAP IDLE connection per synced mailbox (where the server offers IDLE) for prompt replies. */
+    syncIdle: boolean;
     /** Mailboxes one worker process keeps in sync at once. */
     syncMailboxesPerProcess: number;
     /** Messages looked at per IMAP fetch while syncing (memory stays flat whatever the mailbox size). */
@@ -356,6 +358,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       connectTimeoutMs: read.int('LEADFLOW_EMAIL_CONNECT_TIMEOUT_MS', 20_000, 100, 600_000),
       syncEnabled: read.bool('LEADFLOW_EMAIL_SYNC_ENABLED', true),
       syncPollSeconds: read.int('LEADFLOW_EMAIL_SYNC_POLL_SECONDS', 120, 1, 86_400),
+      syncIdle: read.bool('LEADFLOW_EMAIL_SYNC_IDLE', true),
       syncMailboxesPerProcess: read.int('LEADFLOW_EMAIL_SYNC_MAILBOXES_PER_PROCESS', 200, 1, 10_000),
       syncBatchSize: read.int('LEADFLOW_EMAIL_SYNC_BATCH_SIZE', 500, 10, 10_000),
       syncHistoryDays: read.int('LEADFLOW_EMAIL_SYNC_HISTORY_DAYS', 14, 0, 36_500),
