@@ -4,6 +4,7 @@ import { authScenario } from './auth.js';
 import { companiesScenario } from './companies.js';
 import { crmScenario } from './crm.js';
 import { crmSettingsScenario } from './crm-settings.js';
+import { emailScenario } from './email.js';
 import { engineScenario } from './engine.js';
 import { filesScenario } from './files.js';
 import { flowsScenario } from './flows.js';
@@ -24,4 +25,5 @@ export const scenarios: Scenario[] = [
   tasksScenario,
   linkedinScenario,
   flowsScenario,
+  emailScenario,
 ];
