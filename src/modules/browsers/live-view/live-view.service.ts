@@ -27,6 +27,8 @@ import { applyInput, parseInput } from './live-view.protocol.js';
 export const VIEWER_LEASE_MS = 60_000;
 const LEASE_RENEW_MS = 20_000;
 const COOKIE_POLL_MS = 500;
+/** Input events queued for the browser at most; more are dropped (a flooding page cannot pile them up). */
+const MAX_PENDING_INPUTS = 500;
 
 /** Close codes of the live view socket (4000-4999 are the application's). */
 export const CLOSE = {
@@ -180,6 +182,7 @@ export function createLiveView(deps: LiveViewDeps) {
     let held: HeldSeatBrowser | undefined;
     let cdp: CDPSession | undefined;
     let inputs: Promise<void> = Promise.resolve();
+    let pending = 0;
     const timers: NodeJS.Timeout[] = [];
     const cleanups: Array<() => Promise<void> | void> = [];
     let resolveFinished!: () => void;
@@ -247,6 +250,13 @@ export function createLiveView(deps: LiveViewDeps) {
       held = await browsers.acquire(seat.team_id, seat.id);
       if (ended) return;
       const { context, page } = held;
+
+      // The seat stopped or deleted meanwhile (its browser released), or Chromium died.
+      const onClose = () => fail(CLOSE.failed, 'The browser closed. Reload the page to start again.');
+      context.on('close', onClose);
+      cleanups.push(() => {
+        context.off('close', onClose);
+      });
 
       // One tab: anything else that opens (popups, target=_blank) is closed at once.
       const onPage = (other: Page) => {
@@ -363,14 +373,19 @@ export function createLiveView(deps: LiveViewDeps) {
     return {
       input(raw) {
         const message = parseInput(raw);
-        if (!message) return;
+        // Dropped: anything but an input event, and input beyond what the browser keeps up with.
+        if (!message || pending >= MAX_PENDING_INPUTS) return;
+        pending += 1;
         inputs = inputs
           .then(() => ready)
           .then(async () => {
             if (ended || !held) return;
             await applyInput(held.page, message);
           })
-          .catch((error) => log?.debug({ err: error }, 'live view input failed'));
+          .catch((error) => log?.debug({ err: error }, 'live view input failed'))
+          .finally(() => {
+            pending -= 1;
+          });
       },
       disconnect() {
         void ready.then(() => end(CLOSE.done, 'left'));

@@ -198,9 +198,16 @@ describe('the public login link', { timeout: 120_000 }, () => {
         wsUrl,
       );
     expect(await closeCode(`${first.replace('http:', 'ws:')}/ws`)).toBe(4404);
-    // A new key ends the visit in progress at the next lease renewal; the viewer leaving frees the seat.
-    await view.context().close();
+    // Stopping the seat closes its browser: the viewer is told and the seat's lease is freed.
+    const stopped = await ctx.request(user, {
+      method: 'POST',
+      url: `/browsers/api/linkedin-browsers/${seat.id}/stop`,
+    });
+    expect(stopped.statusCode).toBe(204);
+    await view.waitForSelector('body[data-state="error"]');
+    expect(await view.textContent('#status')).toMatch(/browser closed/i);
     await waitFor(async () => (await seatRow(seat.id)).viewer_lease_until === null);
+    await view.context().close();
 
     await ctx.db
       .updateTable('linkedin_browsers')
