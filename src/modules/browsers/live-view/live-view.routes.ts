@@ -22,6 +22,8 @@ export const liveViewRoutes: FastifyPluginAsyncTypebox<{ liveView: LiveView }> =
   app.get(
     '/cloud-browser/public/:key',
     {
+      // The key is in the URL: the per-request info logs (which carry the URL) would write it down.
+      logLevel: 'warn',
       schema: {
         tags,
         operationId: 'openLinkedinBrowserLoginPage',
@@ -54,7 +56,7 @@ export const liveViewRoutes: FastifyPluginAsyncTypebox<{ liveView: LiveView }> =
 
   app.get(
     '/cloud-browser/public/:key/ws',
-    { websocket: true, schema: { hide: true, params: KeyParams } },
+    { websocket: true, logLevel: 'warn', schema: { hide: true, params: KeyParams } },
     (socket, request) => {
       const handle = liveView.connect(request.params.key, {
         send(message, sent) {

@@ -24,8 +24,9 @@ import { recordLogin } from '../seat-session.js';
 import { applyInput, parseInput } from './live-view.protocol.js';
 
 /** How long a viewer lease lasts without renewal (a crashed process frees the seat after this). */
-export const VIEWER_LEASE_MS = 60_000;
-const LEASE_RENEW_MS = 20_000;
+export const VIEWER_LEASE_MS = 30_000;
+/** Also how soon a new key ends a visit of the old link. */
+const LEASE_RENEW_MS = 5_000;
 const COOKIE_POLL_MS = 500;
 /** Input events queued for the browser at most; more are dropped (a flooding page cannot pile them up). */
 const MAX_PENDING_INPUTS = 500;

@@ -185,11 +185,8 @@ describe('the public login link', { timeout: 120_000 }, () => {
     expect((await get(current)).statusCode).toBe(200);
 
     // The socket checks the key itself (the page is not needed to reach it).
-    const view = await viewerPage();
-    await view.goto(current);
-    await view.waitForSelector('body[data-state="ready"]', { timeout: 20_000 });
-    const closeCode = (wsUrl: string) =>
-      view.evaluate(
+    const closeCode = (page: Page, wsUrl: string) =>
+      page.evaluate(
         (target) =>
           new Promise<number>((resolve) => {
             const socket = new WebSocket(target);
@@ -197,38 +194,43 @@ describe('the public login link', { timeout: 120_000 }, () => {
           }),
         wsUrl,
       );
-    expect(await closeCode(`${first.replace('http:', 'ws:')}/ws`)).toBe(4404);
-    // Stopping the seat closes its browser: the viewer is told and the seat's lease is freed.
+    const socketOf = (url: string) => `${url.replace('http:', 'ws:')}/ws`;
+    const view = await viewerPage();
+    await view.goto(current);
+    await view.waitForSelector('body[data-state="ready"]', { timeout: 20_000 });
+    expect(await closeCode(view, socketOf(first))).toBe(4404);
+
+    // A new key ends the visit of the old link (at the next lease renewal) and frees the seat.
+    const newest = await loginLink(seat.id);
+    await view.waitForSelector('body[data-state="error"]', { timeout: 15_000 });
+    expect(await view.textContent('#status')).toMatch(/replaced/i);
+    await waitFor(async () => (await seatRow(seat.id)).viewer_lease_until === null);
+    await view.context().close();
+
+    // Stopping the seat closes its browser: the viewer is told and the lease is freed.
+    const again = await viewerPage();
+    await again.goto(newest);
+    await again.waitForSelector('body[data-state="ready"]', { timeout: 20_000 });
     const stopped = await ctx.request(user, {
       method: 'POST',
       url: `/browsers/api/linkedin-browsers/${seat.id}/stop`,
     });
     expect(stopped.statusCode).toBe(204);
-    await view.waitForSelector('body[data-state="error"]');
-    expect(await view.textContent('#status')).toMatch(/browser closed/i);
+    await again.waitForSelector('body[data-state="error"]');
+    expect(await again.textContent('#status')).toMatch(/browser closed/i);
     await waitFor(async () => (await seatRow(seat.id)).viewer_lease_until === null);
-    await view.context().close();
 
+    // An expired key: 410 on the page, 4410 on the socket.
     await ctx.db
       .updateTable('linkedin_browsers')
       .set({ access_key_expires_at: new Date(Date.now() - 1000) })
       .where('id', '=', seat.id)
       .execute();
-    const expired = await get(current);
+    const expired = await get(newest);
     expect(expired.statusCode).toBe(410);
     expect(expired.body).toMatch(/expired/i);
-    const other = await viewerPage();
-    await other.goto(`${origin}/cloud-browser/public/not-a-key`);
-    const code = await other.evaluate(
-      (target) =>
-        new Promise<number>((resolve) => {
-          const socket = new WebSocket(target);
-          socket.onclose = (event) => resolve(event.code);
-        }),
-      `${current.replace('http:', 'ws:')}/ws`,
-    );
-    expect(code).toBe(4410);
-    await other.context().close();
+    expect(await closeCode(again, socketOf(newest))).toBe(4410);
+    await again.context().close();
     await pool.release(user.teamId, seat.id);
   });
 });
