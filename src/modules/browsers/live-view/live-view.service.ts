@@ -5,6 +5,7 @@
 // LinkedIn, one tab. When LinkedIn's session cookie appears on a signed-in page the login is recorded
 // (sealed session, linkedin_account_uuid, status running) and the page is told.
 import { createHash, randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { CDPSession, Page, Route } from 'playwright-core';
 import type { Database } from '../../../db/database.js';
@@ -128,20 +129,25 @@ export function createLiveView(deps: LiveViewDeps) {
     return { ok: true, seat, hash };
   }
 
-  /** Takes the seat's viewer lease unless someone else holds it; renewing needs the key unchanged. */
+  /**
+   * Takes the seat's viewer lease unless someone else holds it; renewing needs the key unchanged. The
+   * lease is in database time, as the engine reads it.
+   */
   async function lease(seat: SeatOfKey, hash: string, viewerId: string): Promise<boolean> {
-    const now = clock.now();
     const taken = await db
       .updateTable('linkedin_browsers')
-      .set({ viewer_lease_until: new Date(now.getTime() + VIEWER_LEASE_MS), viewer_id: viewerId })
+      .set({
+        viewer_lease_until: sql<Date>`now() + make_interval(secs => ${VIEWER_LEASE_MS / 1000})`,
+        viewer_id: viewerId,
+      })
       .where('team_id', '=', seat.team_id)
       .where('id', '=', seat.id)
       .where('access_key_hash', '=', hash)
-      .where('access_key_expires_at', '>', now)
+      .where('access_key_expires_at', '>', clock.now())
       .where((eb) =>
         eb.or([
           eb('viewer_lease_until', 'is', null),
-          eb('viewer_lease_until', '<=', now),
+          eb('viewer_lease_until', '<=', sql<Date>`now()`),
           eb('viewer_id', '=', viewerId),
         ]),
       )
