@@ -21,6 +21,7 @@ import type {
 import type {
   ContactSourceRotationTable,
   LeadSignalsTable,
+  LinkedinReadPaceTable,
   SandboxLinkedinActionsTable,
   SenderChannelStateTable,
 } from '../modules/engine/engine.tables.js';
@@ -75,6 +76,7 @@ export interface DB extends IdentityTables, JobsTables {
   task_count_deltas: TaskCountDeltasTable;
   linkedin_browsers: LinkedinBrowsersTable;
   sender_channel_state: SenderChannelStateTable;
+  linkedin_read_pace: LinkedinReadPaceTable;
   lead_signals: LeadSignalsTable;
   contact_source_rotation: ContactSourceRotationTable;
   sandbox_linkedin_actions: SandboxLinkedinActionsTable;
