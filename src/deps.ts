@@ -131,18 +131,22 @@ export function createAutomationEngine(deps: ServiceDeps, log: Logger, options: 
   const sandbox = createSandboxDriver(deps.db, deps.config.sandbox);
   const drivers =
     options.drivers ??
-    createDriverRegistry(deps.db, {
-      linkedin: {
-        sandbox: () => sandbox,
-        chromium: (seat) =>
-          createChromiumDriver(
-            { teamId: seat.team_id, seatId: seat.id },
-            { browsers: seatBrowsersOf(deps, log), baseUrl: deps.config.linkedin.baseUrl, logger: log },
-          ),
-        ...options.linkedinDrivers,
+    createDriverRegistry(
+      deps.db,
+      {
+        linkedin: {
+          sandbox: () => sandbox,
+          chromium: (seat) =>
+            createChromiumDriver(
+              { teamId: seat.team_id, seatId: seat.id },
+              { browsers: seatBrowsersOf(deps, log), baseUrl: deps.config.linkedin.baseUrl, logger: log },
+            ),
+          ...options.linkedinDrivers,
+        },
+        email: options.email ?? emailChannel(deps),
       },
-      email: options.email ?? emailChannel(deps),
-    });
+      () => deps.clock.now(),
+    );
   return createEngine({
     db: deps.db,
     clock: deps.clock,

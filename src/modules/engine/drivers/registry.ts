@@ -26,7 +26,11 @@ export type DriverFactories = {
   ) => Promise<ChannelDriver | { unavailable: SenderPauseReason }>;
 };
 
-export function createDriverRegistry(db: Database, factories: DriverFactories): DriverRegistry {
+export function createDriverRegistry(
+  db: Database,
+  factories: DriverFactories,
+  clock: () => Date = () => new Date(),
+): DriverRegistry {
   return {
     async resolve(teamId, senderProfileUuid, channel: Channel) {
       if (channel === 'email') {
@@ -34,13 +38,17 @@ export function createDriverRegistry(db: Database, factories: DriverFactories): 
       }
       const seat = await db
         .selectFrom('linkedin_browsers')
-        .select(['team_id', 'id', 'sender_profile_uuid', 'driver', 'status'])
+        .select(['team_id', 'id', 'sender_profile_uuid', 'driver', 'status', 'viewer_lease_until'])
         .where('team_id', '=', teamId)
         .where('sender_profile_uuid', '=', senderProfileUuid)
         .orderBy('id')
         .executeTakeFirst();
       if (!seat) return { unavailable: 'no_linkedin_seat' };
       if (seat.status !== 'running') return { unavailable: 'seat_login_issue' };
+      // Someone is logging in through the seat's live view: its browser is theirs until the lease ends.
+      if (seat.viewer_lease_until && seat.viewer_lease_until > clock()) {
+        return { busyUntil: seat.viewer_lease_until };
+      }
       const factory = factories.linkedin[seat.driver];
       return factory ? factory(seat) : { unavailable: 'no_linkedin_seat' };
     },

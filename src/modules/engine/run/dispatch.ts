@@ -440,6 +440,10 @@ export async function dispatchSender(deps: DispatchDeps, state: StateRow, now: D
     return 0;
   }
   const driver = await deps.drivers.resolve(state.team_id, sender.uuid, state.channel);
+  if ('busyUntil' in driver) {
+    await release(db, state, { nextDispatchAt: driver.busyUntil });
+    return 0;
+  }
   if ('unavailable' in driver) {
     await parkSenderActions(db, state.team_id, sender.uuid, state.channel, driver.unavailable as never);
     await release(db, state, { nextDispatchAt: null });
