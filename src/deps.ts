@@ -13,6 +13,7 @@ import { createBlacklistsService } from './modules/blacklists/blacklists.service
 import { createBrowsersService } from './modules/browsers/browsers.service.js';
 import { createChromiumDriver, createChromiumReader } from './modules/browsers/chromium/chromium-driver.js';
 import { createSeatBrowsers, type SeatBrowsers } from './modules/browsers/chromium/seat-browsers.js';
+import { createLiveView } from './modules/browsers/live-view/live-view.service.js';
 import { runBulkOperationHandler } from './modules/bulk-operations/bulk-operations.jobs.js';
 import { createBulkOperationsService } from './modules/bulk-operations/bulk-operations.service.js';
 import { companyMassActionRunner } from './modules/companies/companies.mass-actions.js';
@@ -220,6 +221,13 @@ export function createServices(deps: ServiceDeps) {
     publicUrl: deps.config.publicUrl,
     runtime: seatBrowsersOf(deps),
   });
+  const liveView = createLiveView({
+    db: deps.db,
+    clock: deps.clock,
+    box: secretBoxOf(deps.config),
+    browsers: seatBrowsersOf(deps),
+    config: deps.config,
+  });
   const attachments = createAttachmentsService({
     db: deps.db,
     store: files.store,
@@ -244,6 +252,7 @@ export function createServices(deps: ServiceDeps) {
     aiTemplates,
     tasks,
     browsers,
+    liveView,
     attachments,
     llm,
     email,
