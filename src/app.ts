@@ -33,6 +33,7 @@ import { flowsModuleRoutes } from './modules/flows/flows.module.js';
 import { identityRoutes } from './modules/identity/identity.routes.js';
 import { leadsRoutes } from './modules/leads/leads.routes.js';
 import { leadsBulkRoutes } from './modules/leads/leads-bulk.routes.js';
+import { linkedInMessagesRoutes } from './modules/linkedin-messages/linkedin-messages.routes.js';
 import { listsRoutes } from './modules/lists/lists.routes.js';
 import { notesRoutes } from './modules/notes/notes.routes.js';
 import { pipelineStagesRoutes } from './modules/pipeline-stages/pipeline-stages.routes.js';
@@ -123,5 +124,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(liveViewRoutes, { liveView: services.liveView });
   await app.register(attachmentsRoutes, { attachments: services.attachments });
   await app.register(emailModuleRoutes, { email: services.email });
+  await app.register(linkedInMessagesRoutes, { linkedinMessages: services.linkedinMessages });
   return app;
 }

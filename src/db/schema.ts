@@ -38,6 +38,12 @@ import type {
 } from '../modules/flows/flows.tables.js';
 import type { IdentityTables } from '../modules/identity/identity.tables.js';
 import type { LeadCountDeltasTable, LeadsTable, LeadTombstonesTable } from '../modules/leads/leads.tables.js';
+import type {
+  LinkedinConversationsTable,
+  LinkedinMessagesTable,
+  LinkedinSyncStateTable,
+  SandboxLinkedinInboxTable,
+} from '../modules/linkedin-messages/linkedin-messages.tables.js';
 import type { ListsTable } from '../modules/lists/lists.tables.js';
 import type { NotesTable } from '../modules/notes/notes.tables.js';
 import type { PipelineStagesTable } from '../modules/pipeline-stages/pipeline-stages.tables.js';
@@ -87,4 +93,8 @@ export interface DB extends IdentityTables, JobsTables {
   mailbox_folders: MailboxFoldersTable;
   email_bodies: EmailBodiesTable;
   emails: EmailsTable;
+  linkedin_messages: LinkedinMessagesTable;
+  linkedin_conversations: LinkedinConversationsTable;
+  linkedin_sync_state: LinkedinSyncStateTable;
+  sandbox_linkedin_inbox: SandboxLinkedinInboxTable;
 }
