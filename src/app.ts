@@ -26,6 +26,7 @@ import { liveViewRoutes } from './modules/browsers/live-view/live-view.routes.js
 import { bulkOperationsRoutes } from './modules/bulk-operations/bulk-operations.routes.js';
 import { companiesRoutes } from './modules/companies/companies.routes.js';
 import { customFieldsRoutes } from './modules/custom-fields/custom-fields.routes.js';
+import { dataSourcesRoutes } from './modules/data-sources/data-sources.routes.js';
 import { emailModuleRoutes } from './modules/email/email.module.js';
 import { fileExportsRoutes } from './modules/files/exports.routes.js';
 import { fileImportsRoutes } from './modules/files/imports.routes.js';
@@ -125,5 +126,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(attachmentsRoutes, { attachments: services.attachments });
   await app.register(emailModuleRoutes, { email: services.email });
   await app.register(linkedInMessagesRoutes, { linkedinMessages: services.linkedinMessages });
+  await app.register(dataSourcesRoutes, { dataSources: services.dataSources });
   return app;
 }

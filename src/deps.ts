@@ -21,6 +21,8 @@ import { companyMassActionRunner } from './modules/companies/companies.mass-acti
 import { createCompaniesService } from './modules/companies/companies.service.js';
 import { customFieldJobHandlers } from './modules/custom-fields/custom-fields.jobs.js';
 import { createCustomFieldsService } from './modules/custom-fields/custom-fields.service.js';
+import { dataSourceJobHandler } from './modules/data-sources/data-sources.runner.js';
+import { createDataSourcesService } from './modules/data-sources/data-sources.service.js';
 import { createEmailModule } from './modules/email/email.module.js';
 import { emailDriverFactory } from './modules/email/sending/email-driver.js';
 import { createMailAccess } from './modules/email/transport/mail-access.js';
@@ -246,6 +248,7 @@ export function createServices(deps: ServiceDeps) {
   });
   const email = createEmailModule({ ...deps, box: secretBoxOf(deps.config) });
   const linkedinMessages = createLinkedInMessagesService({ db: deps.db, clock: deps.clock, aiTemplates });
+  const dataSources = createDataSourcesService({ db: deps.db, clock: deps.clock });
   return {
     identity,
     lists,
@@ -269,6 +272,7 @@ export function createServices(deps: ServiceDeps) {
     llm,
     email,
     linkedinMessages,
+    dataSources,
   };
 }
 
@@ -285,6 +289,13 @@ export function createJobCatalog(services: Services, deps: ServiceDeps): JobHand
       steps: [purgeNotesOfDeletedLeads, cancelManualTasksOfLeads, endEnrollmentsOfDeletedLeads],
     }),
     ...tagJobHandlers({ db: deps.db }),
+    dataSourceJobHandler({
+      db: deps.db,
+      clock: deps.clock,
+      readers: createLinkedInReaders(deps),
+      pagesPerRun: deps.config.dataSources.pagesPerRun,
+      waitMs: deps.config.dataSources.waitSeconds * 1000,
+    }),
     ...customFieldJobHandlers({ db: deps.db }),
     runBulkOperationHandler({
       db: deps.db,

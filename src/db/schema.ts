@@ -11,6 +11,7 @@ import type { LinkedinBrowsersTable } from '../modules/browsers/browsers.tables.
 import type { BulkOperationsTable } from '../modules/bulk-operations/bulk-operations.tables.js';
 import type { CompaniesTable } from '../modules/companies/companies.tables.js';
 import type { CustomFieldsTable } from '../modules/custom-fields/custom-fields.tables.js';
+import type { DataSourcesTable } from '../modules/data-sources/data-sources.tables.js';
 import type {
   EmailBodiesTable,
   EmailsTable,
@@ -83,6 +84,7 @@ export interface DB extends IdentityTables, JobsTables {
   linkedin_browsers: LinkedinBrowsersTable;
   sender_channel_state: SenderChannelStateTable;
   linkedin_read_pace: LinkedinReadPaceTable;
+  data_sources: DataSourcesTable;
   lead_signals: LeadSignalsTable;
   contact_source_rotation: ContactSourceRotationTable;
   sandbox_linkedin_actions: SandboxLinkedinActionsTable;
