@@ -26,6 +26,7 @@ import { liveViewRoutes } from './modules/browsers/live-view/live-view.routes.js
 import { bulkOperationsRoutes } from './modules/bulk-operations/bulk-operations.routes.js';
 import { companiesRoutes } from './modules/companies/companies.routes.js';
 import { customFieldsRoutes } from './modules/custom-fields/custom-fields.routes.js';
+import { dataSourcesRoutes } from './modules/data-sources/data-sources.routes.js';
 import { emailModuleRoutes } from './modules/email/email.module.js';
 import { fileExportsRoutes } from './modules/files/exports.routes.js';
 import { fileImportsRoutes } from './modules/files/imports.routes.js';
@@ -33,6 +34,7 @@ import { flowsModuleRoutes } from './modules/flows/flows.module.js';
 import { identityRoutes } from './modules/identity/identity.routes.js';
 import { leadsRoutes } from './modules/leads/leads.routes.js';
 import { leadsBulkRoutes } from './modules/leads/leads-bulk.routes.js';
+import { linkedInMessagesRoutes } from './modules/linkedin-messages/linkedin-messages.routes.js';
 import { listsRoutes } from './modules/lists/lists.routes.js';
 import { notesRoutes } from './modules/notes/notes.routes.js';
 import { pipelineStagesRoutes } from './modules/pipeline-stages/pipeline-stages.routes.js';
@@ -123,5 +125,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(liveViewRoutes, { liveView: services.liveView });
   await app.register(attachmentsRoutes, { attachments: services.attachments });
   await app.register(emailModuleRoutes, { email: services.email });
+  await app.register(linkedInMessagesRoutes, { linkedinMessages: services.linkedinMessages });
+  await app.register(dataSourcesRoutes, { dataSources: services.dataSources });
   return app;
 }

@@ -1,0 +1,356 @@
+// The run of a data source, driven directly (one call = one job run) so every step is deterministic:
+// paging into the list with tags, dedup and blacklist counted, contacts_limit cutting a page, pause and
+// resume without saving anyone twice, the read pace, and the failures.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeSandboxSeat, makeSender } from '../../../test/automation-factories.js';
+import { makeList } from '../../../test/factories.js';
+import { createTestContext, type TestContext, type TestUser } from '../../../test/harness.js';
+import { createLinkedInReaders } from '../../deps.js';
+import { systemClock } from '../../lib/clock.js';
+import type { LinkedInReader, ReaderRegistry, SearchPage } from '../engine/drivers/reader.js';
+import { createSandboxReader } from '../engine/sandbox/sandbox-reader.js';
+import { type DataSourceRunnerDeps, runDataSource } from './data-sources.runner.js';
+
+let ctx: TestContext;
+let alice: TestUser;
+let sender: string;
+let deps: DataSourceRunnerDeps;
+
+const SEARCH = 'https://www.linkedin.com/sales/search/people?query=(keywords%3AHead%20of%20Sales)';
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  alice = await ctx.createUser();
+  sender = (await makeSender(ctx.db, alice.teamId)).uuid;
+  await makeSandboxSeat(ctx.db, alice.teamId, sender);
+  deps = {
+    db: ctx.db,
+    clock: systemClock,
+    readers: createLinkedInReaders({ db: ctx.db, config: ctx.config, clock: systemClock }),
+    pagesPerRun: 1,
+    waitMs: 60_000,
+    random: () => 0.5,
+  };
+});
+afterAll(() => ctx.close());
+
+async function createSource(payload: Record<string, unknown>) {
+  const res = await ctx.request(alice, { method: 'POST', url: '/leads/api/data-sources', payload });
+  expect(res.statusCode).toBe(201);
+  return res.json() as { uuid: string; list_uuid: string; tags: string[] };
+}
+
+async function source(uuid: string) {
+  return (await ctx.request(alice, { method: 'GET', url: `/leads/api/data-sources/${uuid}` })).json();
+}
+
+async function metrics(uuid: string) {
+  const res = await ctx.request(alice, {
+    method: 'PUT',
+    url: '/leads/api/data-sources/metrics',
+    payload: { uuids: [uuid] },
+  });
+  return res.json()[uuid];
+}
+
+async function put(uuid: string, payload: Record<string, unknown>) {
+  const res = await ctx.request(alice, { method: 'PUT', url: `/leads/api/data-sources/${uuid}`, payload });
+  expect(res.statusCode).toBe(200);
+  return res.json();
+}
+
+/** Job runs until the source stops asking for another; returns how many ran. */
+async function runToEnd(uuid: string, runner = deps) {
+  let runs = 0;
+  while ((await runDataSource(runner, alice.teamId, uuid)) !== null) {
+    runs += 1;
+    if (runs > 500) throw new Error('runaway source');
+  }
+  return runs + 1;
+}
+
+async function leadsOfList(list: string) {
+  return ctx.db
+    .selectFrom('leads')
+    .select(['uuid', 'sn_id', 'name', 'tags', 'data_source_uuid', 'list_uuid'])
+    .where('team_id', '=', alice.teamId)
+    .where('list_uuid', '=', list)
+    .execute();
+}
+
+function sandboxPage(url: string, page: number) {
+  return createSandboxReader(ctx.config.sandbox)
+    .searchPage(
+      { teamId: alice.teamId, senderProfileUuid: sender, at: new Date() },
+      { type: 'sn_leads_search', url },
+      page,
+    )
+    .then((outcome) => {
+      if (!outcome.ok || outcome.value.kind !== 'people') throw new Error('no page');
+      return outcome.value as Extract<SearchPage, { kind: 'people' }>;
+    });
+}
+
+describe('running a data source', () => {
+  it('pages through a search into the list with its tags, counting duplicates and blacklisted people', async () => {
+    const url = `${SEARCH}&sandbox_results=60`;
+    const list = (await makeList(ctx.db, alice.teamId, 'Sales heads')).uuid;
+    const elsewhere = (await makeList(ctx.db, alice.teamId, 'Known people')).uuid;
+    const first = await sandboxPage(url, 1);
+    // Two people of page 1 are already contacts (in another list), one is blacklisted by name.
+    const known = first.people.slice(0, 2);
+    const created = await ctx.request(alice, {
+      method: 'POST',
+      url: '/leads/api/leads',
+      payload: {
+        list_uuid: elsewhere,
+        leads: known.map((p) => ({ sn_id: p.sn_id, first_name: p.first_name, last_name: p.last_name })),
+      },
+    });
+    expect(created.statusCode).toBeLessThan(300);
+    const banned = first.people[5]!;
+    const blacklisted = await ctx.request(alice, {
+      method: 'POST',
+      url: '/leads/api/leads-blacklist',
+      payload: { name: banned.name },
+    });
+    expect(blacklisted.statusCode).toBe(201);
+
+    const ds = await createSource({
+      type: 'sn_leads_search',
+      list_uuid: list,
+      payload: { url },
+      tags: ['Sales heads search'],
+      sender_profile_uuid: sender,
+    });
+    expect(await runToEnd(ds.uuid)).toBe(3);
+
+    const after = await source(ds.uuid);
+    expect(after).toMatchObject({ status: 'completed', total_results: 60, next_page: 4, errors: [] });
+    expect(after.finished_at).toBeTruthy();
+    expect(await metrics(ds.uuid)).toMatchObject({
+      queued_records: 0,
+      saved_records: 57,
+      duplicate_records: 2,
+      blacklisted_records: 1,
+      error_records: 0,
+    });
+    const saved = await leadsOfList(list);
+    expect(saved).toHaveLength(57);
+    expect(new Set(saved.map((lead) => lead.sn_id)).size).toBe(57);
+    expect(saved.every((lead) => lead.data_source_uuid === ds.uuid && lead.tags.includes(ds.tags[0]!))).toBe(
+      true,
+    );
+    expect(saved.map((lead) => lead.name)).not.toContain(banned.name);
+    // The known contacts stay where they were.
+    expect((await leadsOfList(elsewhere)).map((lead) => lead.sn_id).sort()).toEqual(
+      known.map((p) => p.sn_id).sort(),
+    );
+
+    // Running the finished search again saves no one twice: everybody is a duplicate now.
+    await put(ds.uuid, { status: 'in_progress' });
+    await runToEnd(ds.uuid);
+    expect(await metrics(ds.uuid)).toMatchObject({
+      saved_records: 57,
+      duplicate_records: 2 + 59,
+      blacklisted_records: 2,
+    });
+    expect(await leadsOfList(list)).toHaveLength(57);
+  });
+
+  it('is paused and resumed mid-search without saving anyone twice', async () => {
+    const url = `${SEARCH}&sandbox_results=100&pause=1`;
+    const list = (await makeList(ctx.db, alice.teamId, 'Paused')).uuid;
+    const ds = await createSource({
+      type: 'sn_leads_search',
+      list_uuid: list,
+      payload: { url },
+      sender_profile_uuid: sender,
+    });
+    expect(await runDataSource(deps, alice.teamId, ds.uuid)).not.toBeNull();
+    expect(await metrics(ds.uuid)).toMatchObject({ saved_records: 25, queued_records: 75 });
+
+    await put(ds.uuid, { status: 'on_hold' });
+    expect(await runDataSource(deps, alice.teamId, ds.uuid)).toBeNull();
+    expect(await source(ds.uuid)).toMatchObject({ status: 'on_hold', next_page: 2 });
+    expect(await leadsOfList(list)).toHaveLength(25);
+
+    // Paused while a page is being read: the page is dropped, the cursor stays.
+    const pausing: ReaderRegistry = wrapReaders(deps.readers, async (read) => {
+      const outcome = await read();
+      await put(ds.uuid, { status: 'on_hold' });
+      return outcome;
+    });
+    await put(ds.uuid, { status: 'in_progress' });
+    expect(await runDataSource({ ...deps, readers: pausing }, alice.teamId, ds.uuid)).not.toBeNull();
+    expect(await runDataSource(deps, alice.teamId, ds.uuid)).toBeNull();
+    expect(await source(ds.uuid)).toMatchObject({ status: 'on_hold', next_page: 2 });
+    expect(await leadsOfList(list)).toHaveLength(25);
+
+    await put(ds.uuid, { status: 'in_progress' });
+    await runToEnd(ds.uuid);
+    const saved = await leadsOfList(list);
+    expect(saved).toHaveLength(100);
+    expect(new Set(saved.map((lead) => lead.sn_id)).size).toBe(100);
+    expect(await metrics(ds.uuid)).toMatchObject({
+      saved_records: 100,
+      duplicate_records: 0,
+      queued_records: 0,
+    });
+    expect((await source(ds.uuid)).status).toBe('completed');
+  });
+
+  it('stops at contacts_limit mid-page and goes on from that result when the limit is raised', async () => {
+    const url = `${SEARCH}&sandbox_results=70&limit=1`;
+    const list = (await makeList(ctx.db, alice.teamId, 'Limited')).uuid;
+    const ds = await createSource({
+      type: 'sn_leads_search',
+      list_uuid: list,
+      payload: { url, contacts_limit: 30 },
+      sender_profile_uuid: sender,
+    });
+    await runToEnd(ds.uuid);
+    expect(await source(ds.uuid)).toMatchObject({ status: 'contacts_limit_achieved', next_page: 2 });
+    expect(await metrics(ds.uuid)).toMatchObject({ saved_records: 30, duplicate_records: 0 });
+    expect(await leadsOfList(list)).toHaveLength(30);
+
+    await put(ds.uuid, { payload: { url, contacts_limit: null }, status: 'in_progress' });
+    await runToEnd(ds.uuid);
+    expect(await source(ds.uuid)).toMatchObject({ status: 'completed' });
+    expect(await metrics(ds.uuid)).toMatchObject({ saved_records: 70, duplicate_records: 0 });
+    expect(new Set((await leadsOfList(list)).map((lead) => lead.sn_id)).size).toBe(70);
+  });
+
+  it('saves companies of an accounts search into the list', async () => {
+    const list = (await makeList(ctx.db, alice.teamId, 'Accounts')).uuid;
+    const ds = await createSource({
+      type: 'sn_accounts_search',
+      list_uuid: list,
+      payload: {
+        url: 'https://www.linkedin.com/sales/search/company?query=(industry%3A4)&sandbox_results=30',
+      },
+      tags: ['Accounts search'],
+    });
+    await runToEnd(ds.uuid);
+    const companies = await ctx.db
+      .selectFrom('companies')
+      .select(['uuid', 'ln_id', 'lists', 'tags', 'data_source_uuid'])
+      .where('team_id', '=', alice.teamId)
+      .where('data_source_uuid', '=', ds.uuid)
+      .execute();
+    expect(companies).toHaveLength(30);
+    expect(companies.every((c) => c.lists.includes(list) && c.tags.includes(ds.tags[0]!))).toBe(true);
+    expect(await metrics(ds.uuid)).toMatchObject({ saved_records: 30 });
+  });
+
+  it('reads at the sender\u2019s pace: a page, then back when the read budget allows', async () => {
+    const slow = await makeSender(ctx.db, alice.teamId, { first_name: 'Slow' });
+    await makeSandboxSeat(ctx.db, alice.teamId, slow.uuid);
+    const reader = createSandboxReader(ctx.config.sandbox);
+    const paced: LinkedInReader = { ...reader, pace: { ...reader.pace, searchPageIntervalMs: 60_000 } };
+    const readers: ReaderRegistry = {
+      resolve: async () => paced,
+      available: async () => [{ senderProfileUuid: slow.uuid, reader: paced }],
+    };
+    const list = (await makeList(ctx.db, alice.teamId, 'Paced')).uuid;
+    const ds = await createSource({
+      type: 'sn_leads_search',
+      list_uuid: list,
+      payload: { url: `${SEARCH}&sandbox_results=75&paced=1` },
+      sender_profile_uuid: slow.uuid,
+    });
+    const before = Date.now();
+    const next = await runDataSource({ ...deps, readers, pagesPerRun: 5 }, alice.teamId, ds.uuid);
+    expect(await metrics(ds.uuid)).toMatchObject({ saved_records: 25 });
+    // The second page waits for the next slot: 60 s x [0.5, 1.5).
+    expect(next!.getTime() - before).toBeGreaterThan(25_000);
+    const pace = await ctx.db
+      .selectFrom('linkedin_read_pace')
+      .selectAll()
+      .where('sender_profile_uuid', '=', slow.uuid)
+      .executeTakeFirstOrThrow();
+    expect(pace).toMatchObject({ kind: 'search', count: 1 });
+  });
+
+  it('waits for a sender that cannot read, and fails on a search that cannot be read', async () => {
+    const seatless = await makeSender(ctx.db, alice.teamId, { first_name: 'Seatless' });
+    const list = (await makeList(ctx.db, alice.teamId, 'Waiting')).uuid;
+    const waiting = await createSource({
+      type: 'sn_leads_search',
+      list_uuid: list,
+      payload: { url: SEARCH },
+      sender_profile_uuid: seatless.uuid,
+    });
+    const next = await runDataSource(deps, alice.teamId, waiting.uuid);
+    expect(next!.getTime()).toBeGreaterThan(Date.now() + 50_000);
+    await runDataSource(deps, alice.teamId, waiting.uuid);
+    const still = await source(waiting.uuid);
+    expect(still.status).toBe('in_progress');
+    expect(still.errors).toHaveLength(1);
+    expect(still.errors[0]).toMatchObject({ reason: 'no_linkedin_seat' });
+
+    const refusing = wrapReaders(deps.readers, async () => ({
+      ok: false as const,
+      reason: 'invalid_search' as const,
+      message: 'This search no longer exists.',
+    }));
+    const broken = await createSource({
+      type: 'sn_leads_saved_search',
+      list_uuid: list,
+      payload: { saved_search_url: `${SEARCH}&savedSearchId=1` },
+      sender_profile_uuid: sender,
+    });
+    expect(await runDataSource({ ...deps, readers: refusing }, alice.teamId, broken.uuid)).toBeNull();
+    const failed = await source(broken.uuid);
+    expect(failed).toMatchObject({ status: 'failed' });
+    expect(failed.errors[0]).toMatchObject({
+      reason: 'invalid_search',
+      message: 'This search no longer exists.',
+      page: 1,
+    });
+    expect(failed.finished_at).toBeTruthy();
+
+    const loggedOut = wrapReaders(deps.readers, async () => ({
+      ok: false as const,
+      reason: 'logged_out' as const,
+      message: 'Signed out.',
+    }));
+    const other = await makeSender(ctx.db, alice.teamId, { first_name: 'Other' });
+    await makeSandboxSeat(ctx.db, alice.teamId, other.uuid);
+    const out = await createSource({
+      type: 'sn_leads_search',
+      list_uuid: list,
+      payload: { url: SEARCH },
+      sender_profile_uuid: other.uuid,
+    });
+    expect(await runDataSource({ ...deps, readers: loggedOut }, alice.teamId, out.uuid)).not.toBeNull();
+    expect((await source(out.uuid)).status).toBe('in_progress');
+    const seat = await ctx.db
+      .selectFrom('linkedin_browsers')
+      .select('status')
+      .where('sender_profile_uuid', '=', other.uuid)
+      .executeTakeFirstOrThrow();
+    expect(seat.status).toBe('login_issue');
+  });
+});
+
+/** The registry's readers with searchPage passed through `around`. */
+function wrapReaders(
+  readers: ReaderRegistry,
+  around: (read: () => ReturnType<LinkedInReader['searchPage']>) => ReturnType<LinkedInReader['searchPage']>,
+): ReaderRegistry {
+  const wrap = (reader: LinkedInReader): LinkedInReader => ({
+    ...reader,
+    pace: reader.pace,
+    searchPage: (context, search, page) => around(() => reader.searchPage(context, search, page)),
+  });
+  return {
+    async resolve(teamId, uuid) {
+      const found = await readers.resolve(teamId, uuid);
+      return 'unavailable' in found ? found : wrap(found);
+    },
+    async available(teamId) {
+      return (await readers.available(teamId)).map((entry) => ({ ...entry, reader: wrap(entry.reader) }));
+    },
+  };
+}
