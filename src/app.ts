@@ -25,6 +25,7 @@ import { bulkOperationsRoutes } from './modules/bulk-operations/bulk-operations.
 import { companiesRoutes } from './modules/companies/companies.routes.js';
 import { customFieldsRoutes } from './modules/custom-fields/custom-fields.routes.js';
 import { emailModuleRoutes } from './modules/email/email.module.js';
+import { enrichmentRoutes } from './modules/enrichment/enrichment.routes.js';
 import { fileExportsRoutes } from './modules/files/exports.routes.js';
 import { fileImportsRoutes } from './modules/files/imports.routes.js';
 import { flowsModuleRoutes } from './modules/flows/flows.module.js';
@@ -118,5 +119,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(browsersRoutes, { browsers: services.browsers });
   await app.register(attachmentsRoutes, { attachments: services.attachments });
   await app.register(emailModuleRoutes, { email: services.email });
+  await app.register(enrichmentRoutes, { enrichment: services.enrichment });
   return app;
 }

@@ -34,6 +34,8 @@ import { senderActionLimits } from './modules/engine/limits.js';
 import { createSandboxDriver } from './modules/engine/sandbox/sandbox-driver.js';
 import { createSandboxReader } from './modules/engine/sandbox/sandbox-reader.js';
 import { createTemplateRenderer } from './modules/engine/template-renderer.js';
+import { createEnrichmentService } from './modules/enrichment/enrichment.service.js';
+import { enrichmentJobHandlers } from './modules/enrichment/enrichment.worker.js';
 import { pruneEventsHandler } from './modules/events/events.retention.js';
 import { createFilesService } from './modules/files/files.service.js';
 import { createLocalFileStore } from './modules/files/storage.js';
@@ -222,6 +224,7 @@ export function createServices(deps: ServiceDeps) {
     maxBytes: deps.config.attachmentMaxBytes,
   });
   const email = createEmailModule({ ...deps, box: secretBoxOf(deps.config) });
+  const enrichment = createEnrichmentService({ db: deps.db, clock: deps.clock });
   return {
     identity,
     lists,
@@ -243,6 +246,7 @@ export function createServices(deps: ServiceDeps) {
     attachments,
     llm,
     email,
+    enrichment,
   };
 }
 
@@ -260,6 +264,7 @@ export function createJobCatalog(services: Services, deps: ServiceDeps): JobHand
     }),
     ...tagJobHandlers({ db: deps.db }),
     ...customFieldJobHandlers({ db: deps.db }),
+    ...enrichmentJobHandlers({ db: deps.db, clock: deps.clock, readers: createLinkedInReaders(deps) }),
     runBulkOperationHandler({
       db: deps.db,
       runners: [

@@ -25,6 +25,7 @@ import type {
   SandboxLinkedinActionsTable,
   SenderChannelStateTable,
 } from '../modules/engine/engine.tables.js';
+import type { CreditLedgerTable, EnrichmentQueueTable } from '../modules/enrichment/enrichment.tables.js';
 import type { EventsTable } from '../modules/events/events.tables.js';
 import type { FileExportsTable, FileImportsTable } from '../modules/files/files.tables.js';
 import type {
@@ -87,4 +88,6 @@ export interface DB extends IdentityTables, JobsTables {
   mailbox_folders: MailboxFoldersTable;
   email_bodies: EmailBodiesTable;
   emails: EmailsTable;
+  credit_ledger: CreditLedgerTable;
+  enrichment_queue: EnrichmentQueueTable;
 }

@@ -22,6 +22,7 @@ import * as linkedinSeats from './0810_linkedin_seats.js';
 import * as email from './0850_email.js';
 import * as emailsApi from './0860_emails_api.js';
 import * as linkedinReadPace from './0890_linkedin_read_pace.js';
+import * as enrichment from './0900_enrichment.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_identity': identity,
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '0850_email': email,
   '0860_emails_api': emailsApi,
   '0890_linkedin_read_pace': linkedinReadPace,
+  '0900_enrichment': enrichment,
 };
