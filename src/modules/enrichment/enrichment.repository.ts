@@ -37,7 +37,7 @@ export async function insertQueueEntries(
   object: EnrichmentObject,
   alias: string,
   where: RawBuilder<SqlBool>,
-  options: { refresh: boolean; source: 'api' | 'flow'; requestUuid: string },
+  options: { refresh: boolean; source: 'api' | 'flow'; requestUuid: string; now: Date },
 ): Promise<{ queued: number; selected: number }> {
   const result = await sql<{ queued: string; selected: string }>`
     with candidates as (
@@ -45,9 +45,10 @@ export async function insertQueueEntries(
       from ${sql.table(TABLE[object])} as ${sql.table(alias)}
       where ${sql.ref(`${alias}.team_id`)} = ${teamId} and ${where}
     ), inserted as (
-      insert into enrichment_queue (team_id, uuid, object, object_uuid, refresh, source, request_uuid)
+      insert into enrichment_queue (team_id, uuid, object, object_uuid, refresh, source, request_uuid,
+        next_attempt_at)
       select ${teamId}, leadflow_uuid_v7(), ${object}, c.uuid, ${options.refresh}, ${options.source},
-        ${options.requestUuid}
+        ${options.requestUuid}, ${options.now}
       from candidates c where c.readable
       on conflict (team_id, object, object_uuid) where status in ('pending', 'processing') do nothing
       returning 1
