@@ -28,6 +28,7 @@ import { companiesRoutes } from './modules/companies/companies.routes.js';
 import { customFieldsRoutes } from './modules/custom-fields/custom-fields.routes.js';
 import { dataSourcesRoutes } from './modules/data-sources/data-sources.routes.js';
 import { emailModuleRoutes } from './modules/email/email.module.js';
+import { enrichmentRoutes } from './modules/enrichment/enrichment.routes.js';
 import { fileExportsRoutes } from './modules/files/exports.routes.js';
 import { fileImportsRoutes } from './modules/files/imports.routes.js';
 import { flowsModuleRoutes } from './modules/flows/flows.module.js';
@@ -127,5 +128,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(emailModuleRoutes, { email: services.email });
   await app.register(linkedInMessagesRoutes, { linkedinMessages: services.linkedinMessages });
   await app.register(dataSourcesRoutes, { dataSources: services.dataSources });
+  await app.register(enrichmentRoutes, { enrichment: services.enrichment });
   return app;
 }

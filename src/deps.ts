@@ -40,6 +40,8 @@ import { createSandboxDriver } from './modules/engine/sandbox/sandbox-driver.js'
 import { createSandboxInbox } from './modules/engine/sandbox/sandbox-inbox.js';
 import { createSandboxReader } from './modules/engine/sandbox/sandbox-reader.js';
 import { createTemplateRenderer } from './modules/engine/template-renderer.js';
+import { createEnrichmentService } from './modules/enrichment/enrichment.service.js';
+import { enrichmentJobHandlers } from './modules/enrichment/enrichment.worker.js';
 import { pruneEventsHandler } from './modules/events/events.retention.js';
 import { createFilesService } from './modules/files/files.service.js';
 import { createLocalFileStore } from './modules/files/storage.js';
@@ -249,6 +251,7 @@ export function createServices(deps: ServiceDeps) {
   const email = createEmailModule({ ...deps, box: secretBoxOf(deps.config) });
   const linkedinMessages = createLinkedInMessagesService({ db: deps.db, clock: deps.clock, aiTemplates });
   const dataSources = createDataSourcesService({ db: deps.db, clock: deps.clock });
+  const enrichment = createEnrichmentService({ db: deps.db, clock: deps.clock });
   return {
     identity,
     lists,
@@ -273,12 +276,14 @@ export function createServices(deps: ServiceDeps) {
     email,
     linkedinMessages,
     dataSources,
+    enrichment,
   };
 }
 
 export type Services = ReturnType<typeof createServices>;
 
 export function createJobCatalog(services: Services, deps: ServiceDeps): JobHandler[] {
+  const readers = createLinkedInReaders(deps);
   return [
     ...services.webhooks.jobs,
     ...services.files.jobs,
@@ -292,11 +297,12 @@ export function createJobCatalog(services: Services, deps: ServiceDeps): JobHand
     dataSourceJobHandler({
       db: deps.db,
       clock: deps.clock,
-      readers: createLinkedInReaders(deps),
+      readers,
       pagesPerRun: deps.config.dataSources.pagesPerRun,
       waitMs: deps.config.dataSources.waitSeconds * 1000,
     }),
     ...customFieldJobHandlers({ db: deps.db }),
+    ...enrichmentJobHandlers({ db: deps.db, clock: deps.clock, readers }),
     runBulkOperationHandler({
       db: deps.db,
       runners: [

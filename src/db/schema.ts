@@ -26,6 +26,7 @@ import type {
   SandboxLinkedinActionsTable,
   SenderChannelStateTable,
 } from '../modules/engine/engine.tables.js';
+import type { CreditLedgerTable, EnrichmentQueueTable } from '../modules/enrichment/enrichment.tables.js';
 import type { EventsTable } from '../modules/events/events.tables.js';
 import type { FileExportsTable, FileImportsTable } from '../modules/files/files.tables.js';
 import type {
@@ -99,4 +100,6 @@ export interface DB extends IdentityTables, JobsTables {
   linkedin_conversations: LinkedinConversationsTable;
   linkedin_sync_state: LinkedinSyncStateTable;
   sandbox_linkedin_inbox: SandboxLinkedinInboxTable;
+  credit_ledger: CreditLedgerTable;
+  enrichment_queue: EnrichmentQueueTable;
 }

@@ -23,6 +23,7 @@ import * as email from './0850_email.js';
 import * as emailsApi from './0860_emails_api.js';
 import * as linkedinMessages from './0870_linkedin_messages.js';
 import * as linkedinReadPace from './0890_linkedin_read_pace.js';
+import * as enrichment from './0900_enrichment.js';
 import * as dataSources from './0910_data_sources.js';
 
 export const migrations: Record<string, Migration> = {
@@ -48,5 +49,6 @@ export const migrations: Record<string, Migration> = {
   '0860_emails_api': emailsApi,
   '0870_linkedin_messages': linkedinMessages,
   '0890_linkedin_read_pace': linkedinReadPace,
+  '0900_enrichment': enrichment,
   '0910_data_sources': dataSources,
 };

@@ -230,6 +230,8 @@ export async function reconcileMessage(
   const { db } = deps;
   let check: 'done' | 'not_done' | 'unknown' = 'unknown';
   const driver = await deps.drivers.resolve(message.team_id, message.sender_profile_uuid, 'linkedin');
+  // Someone is logging in through the seat's live view: ask once they are done.
+  if ('busyUntil' in driver) return { retryAt: driver.busyUntil, outcome: 'waiting' };
   const request = await requestFor(db, message, now);
   if (!('unavailable' in driver) && request) {
     try {
@@ -315,6 +317,7 @@ export async function processQueuedMessage(
   }
 
   const driver = await deps.drivers.resolve(teamId, sender.uuid, 'linkedin');
+  if ('busyUntil' in driver) return { retryAt: driver.busyUntil, outcome: 'waiting' };
   if ('unavailable' in driver) return { retryAt: new Date(now.getTime() + WAIT_MS), outcome: 'waiting' };
 
   // Intent: committed before the channel is called.
