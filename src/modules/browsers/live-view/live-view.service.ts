@@ -5,6 +5,7 @@
 // LinkedIn, one tab. When LinkedIn's session cookie appears on a signed-in page the login is recorded
 // (sealed session, linkedin_account_uuid, status running) and the page is told.
 import { createHash, randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { CDPSession, Page, Route } from 'playwright-core';
 import type { Database } from '../../../db/database.js';
@@ -128,20 +129,25 @@ export function createLiveView(deps: LiveViewDeps) {
     return { ok: true, seat, hash };
   }
 
-  /** Takes the seat's viewer lease unless someone else holds it; renewing needs the key unchanged. */
+  /**
+   * Takes the seat's viewer lease unless someone else holds it; renewing needs the key unchanged. The
+   * lease is in database time, as the engine reads it.
+   */
   async function lease(seat: SeatOfKey, hash: string, viewerId: string): Promise<boolean> {
-    const now = clock.now();
     const taken = await db
       .updateTable('linkedin_browsers')
-      .set({ viewer_lease_until: new Date(now.getTime() + VIEWER_LEASE_MS), viewer_id: viewerId })
+      .set({
+        viewer_lease_until: sql<Date>`now() + make_interval(secs => ${VIEWER_LEASE_MS / 1000})`,
+        viewer_id: viewerId,
+      })
       .where('team_id', '=', seat.team_id)
       .where('id', '=', seat.id)
       .where('access_key_hash', '=', hash)
-      .where('access_key_expires_at', '>', now)
+      .where('access_key_expires_at', '>', clock.now())
       .where((eb) =>
         eb.or([
           eb('viewer_lease_until', 'is', null),
-          eb('viewer_lease_until', '<=', now),
+          eb('viewer_lease_until', '<=', sql<Date>`now()`),
           eb('viewer_id', '=', viewerId),
         ]),
       )
@@ -178,6 +184,8 @@ export function createLiveView(deps: LiveViewDeps) {
   function connect(key: string, channel: ViewerChannel): ViewerHandle {
     const viewerId = randomUUID();
     let ended = false;
+    /** The page went away (the visit ends as soon as its start settles). */
+    let left = false;
     let seat: SeatOfKey | undefined;
     let leased = false;
     let held: HeldSeatBrowser | undefined;
@@ -190,6 +198,15 @@ export function createLiveView(deps: LiveViewDeps) {
     const finished = new Promise<void>((resolve) => {
       resolveFinished = resolve;
     });
+
+    /** Undoes a setup step when the visit ends (at once, if it ended while the step was being set up). */
+    const onEnd = (cleanup: () => Promise<void> | void) => {
+      if (!ended) cleanups.push(cleanup);
+      else
+        void Promise.resolve()
+          .then(cleanup)
+          .catch(() => {});
+    };
 
     const fail = (code: number, message: string) => {
       channel.send({ type: 'error', code, message });
@@ -246,16 +263,20 @@ export function createLiveView(deps: LiveViewDeps) {
         );
       }
       leased = true;
-      if (ended) return end(CLOSE.done, 'left');
+      if (ended || left) return;
       channel.send({ type: 'status', state: 'starting', message: 'Starting the browser...' });
-      held = await browsers.acquire(seat.team_id, seat.id);
-      if (ended) return;
+      const acquired = await browsers.acquire(seat.team_id, seat.id);
+      if (ended || left) {
+        acquired.release();
+        return;
+      }
+      held = acquired;
       const { context, page } = held;
 
       // The seat stopped or deleted meanwhile (its browser released), or Chromium died.
       const onClose = () => fail(CLOSE.failed, 'The browser closed. Reload the page to start again.');
       context.on('close', onClose);
-      cleanups.push(() => {
+      onEnd(() => {
         context.off('close', onClose);
       });
 
@@ -264,7 +285,7 @@ export function createLiveView(deps: LiveViewDeps) {
         if (other !== page) void other.close().catch(() => {});
       };
       context.on('page', onPage);
-      cleanups.push(() => {
+      onEnd(() => {
         context.off('page', onPage);
       });
       for (const other of context.pages()) onPage(other);
@@ -290,12 +311,12 @@ export function createLiveView(deps: LiveViewDeps) {
         return route.fallback();
       };
       await context.route('**/*', guard);
-      cleanups.push(() => context.unroute('**/*', guard));
+      onEnd(() => context.unroute('**/*', guard));
 
       // The screencast: each frame is acknowledged once sent, so a slow viewer gets fewer frames.
       cdp = await context.newCDPSession(page);
       const session = cdp;
-      cleanups.push(async () => {
+      onEnd(async () => {
         await session.send('Page.stopScreencast').catch(() => {});
         await session.detach().catch(() => {});
       });
@@ -321,7 +342,7 @@ export function createLiveView(deps: LiveViewDeps) {
       await page.goto(urls.login(), { waitUntil: 'domcontentloaded' }).catch((error) => {
         log?.warn({ err: error, seatId: seat?.id }, 'live view could not open the login page');
       });
-      if (ended) return;
+      if (ended || left) return;
       channel.send({
         type: 'status',
         state: 'ready',
@@ -389,6 +410,8 @@ export function createLiveView(deps: LiveViewDeps) {
           });
       },
       disconnect() {
+        // The visit ends once its start settles (whatever it holds by then is let go).
+        left = true;
         void ready.then(() => end(CLOSE.done, 'left'));
       },
       finished,

@@ -111,12 +111,16 @@ describe('the public login link', { timeout: 120_000 }, () => {
     await seatGuard.install(seatContext);
 
     const view = await viewerPage();
+    const fetched: string[] = [];
+    view.on('request', (request) => fetched.push(request.url()));
     const page = await view.goto(url);
     expect(page?.status()).toBe(200);
     expect(page?.headers()['content-security-policy']).toContain("default-src 'none'");
     await view.waitForSelector('body[data-state="ready"]', { timeout: 20_000 });
     await waitFor(async () => (await view.getAttribute('#screen', 'src'))?.startsWith('data:image/jpeg'));
     expect(new URL(seatPage.url()).pathname).toBe('/login');
+    // Everything the page loads comes from Leadflow itself (frames arrive as data: URLs).
+    expect(fetched.filter((u) => !u.startsWith('data:')).every((u) => u.startsWith(origin))).toBe(true);
 
     // While someone watches: the lease is set and automation is refused.
     expect((await seatRow(seat.id)).viewer_lease_until).not.toBeNull();
