@@ -9,6 +9,7 @@ import { engineScenario } from './engine.js';
 import { filesScenario } from './files.js';
 import { flowsScenario } from './flows.js';
 import { linkedinScenario } from './linkedin.js';
+import { linkedinSyncScenario } from './linkedin-sync.js';
 import { tasksScenario } from './tasks.js';
 import { templatesScenario } from './templates.js';
 import { webhooksScenario } from './webhooks.js';
@@ -24,6 +25,7 @@ export const scenarios: Scenario[] = [
   engineScenario,
   tasksScenario,
   linkedinScenario,
+  linkedinSyncScenario,
   flowsScenario,
   emailScenario,
 ];

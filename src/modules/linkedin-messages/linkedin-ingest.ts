@@ -105,10 +105,27 @@ export async function ingestInbox(
   trx: Executor,
   teamId: number,
   senderUuid: string,
-  items: InboxItem[],
+  all: InboxItem[],
   now: Date,
 ): Promise<IngestResult> {
-  const result: IngestResult = { items: items.length, stored: 0, replies: 0, accepted: 0 };
+  const result: IngestResult = { items: all.length, stored: 0, replies: 0, accepted: 0 };
+  if (all.length === 0) return result;
+  // Messages stored before (a re-read page) are left out at once: one index lookup for the page.
+  const ids = all.flatMap((item) => (item.kind === 'message' ? [item.id] : []));
+  const known = new Set(
+    ids.length > 0
+      ? (
+          await trx
+            .selectFrom('linkedin_messages')
+            .select('message_hash')
+            .where('team_id', '=', teamId)
+            .where('sender_profile_uuid', '=', senderUuid)
+            .where('message_hash', 'in', ids)
+            .execute()
+        ).map((r) => r.message_hash)
+      : [],
+  );
+  const items = all.filter((item) => item.kind !== 'message' || !known.has(item.id));
   if (items.length === 0) return result;
   const leads = await matchContacts(trx, teamId, items);
 
