@@ -6,7 +6,6 @@ import {
   EnrichmentQueued,
   QUEUE_FILTER_KEYS,
   QueueMetrics,
-  QueueMetricsBody,
   QueuePage,
   QueueQuery,
 } from './enrichment.schemas.js';
@@ -79,7 +78,7 @@ export const enrichmentRoutes: FastifyPluginAsyncTypebox<{ enrichment: Enrichmen
         tags,
         operationId: 'enrichmentQueueMetrics',
         summary: 'Enrichment entries queued this month',
-        body: QueueMetricsBody,
+        description: 'Takes no body (an empty one or {} is accepted).',
         response: { 200: QueueMetrics },
       },
     },
