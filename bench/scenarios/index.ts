@@ -6,6 +6,7 @@ import { crmScenario } from './crm.js';
 import { crmSettingsScenario } from './crm-settings.js';
 import { emailScenario } from './email.js';
 import { engineScenario } from './engine.js';
+import { enrichmentScenario } from './enrichment.js';
 import { filesScenario } from './files.js';
 import { flowsScenario } from './flows.js';
 import { linkedinScenario } from './linkedin.js';
@@ -28,4 +29,5 @@ export const scenarios: Scenario[] = [
   linkedinSyncScenario,
   flowsScenario,
   emailScenario,
+  enrichmentScenario,
 ];

@@ -155,6 +155,64 @@ describe('queueing', () => {
     expect(badFilter.statusCode).toBe(422);
   });
 
+  it('queues companies by filter, 402 when short; metrics answer without a body', async () => {
+    const erin = await ctx.createUser('Erin team');
+    const created = await ctx.request(erin, {
+      method: 'POST',
+      url: '/leads/api/companies',
+      payload: {
+        companies: [
+          { name: 'Filter One', industry: 'Robotics' },
+          { name: 'Filter Two', industry: 'Robotics' },
+          { name: 'Other', industry: 'Food' },
+        ],
+      },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const short = await ctx.request(erin, {
+      method: 'PUT',
+      url: COMPANIES,
+      payload: { filter: { industry: 'Robotics' } },
+    });
+    expect(short.statusCode).toBe(402);
+    expect(short.json().error.data).toEqual({ needed: 2, available: 0 });
+    await ctx.services.identity.addCredits(erin.teamId, 2);
+    const ok = await ctx.request(erin, {
+      method: 'PUT',
+      url: COMPANIES,
+      payload: { filter: { industry: 'Robotics' } },
+    });
+    expect(ok.json()).toEqual({ count: 2, skipped: 0, credits_remaining: 0 });
+    const badKey = await ctx.request(erin, {
+      method: 'PUT',
+      url: COMPANIES,
+      payload: { filter: { colour: 'red' } },
+    });
+    expect(badKey.statusCode).toBe(422);
+    const noBody = await ctx.request(erin, { method: 'POST', url: `${QUEUE}/metrics` });
+    expect(noBody.statusCode, noBody.body).toBe(200);
+    expect(noBody.json()).toEqual({ this_month_count: 2 });
+    const extra = await ctx.request(erin, {
+      method: 'POST',
+      url: `${QUEUE}/metrics`,
+      payload: { period: 'x' },
+    });
+    expect(extra.statusCode).toBe(422);
+    const companiesOnly = await ctx.request(erin, {
+      method: 'GET',
+      url: `${QUEUE}?filter[object]=company&filter[status]=pending`,
+    });
+    expect(companiesOnly.json().total).toBe(2);
+  });
+
+  it('refuses to take credits below 0 by hand (admin add-credits)', async () => {
+    const frank = await ctx.createUser('Frank team');
+    await ctx.services.identity.addCredits(frank.teamId, 3);
+    await expect(ctx.services.identity.addCredits(frank.teamId, -4)).rejects.toMatchObject({ status: 422 });
+    expect((await ctx.services.identity.addCredits(frank.teamId, -3)).credits.advanced_enrichment).toBe(0);
+    expect((await ledger(frank.teamId)).map((r) => Number(r.delta))).toEqual([3, -3]);
+  });
+
   it("keeps teams apart: another team's uuids queue nothing and its queue is not listed", async () => {
     await ctx.services.identity.addCredits(bob.teamId, 5);
     const aliceLeads = await contacts(alice, 2, 'iso');

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authOf } from '../../http/auth.js';
+import { errorResponse } from '../../http/openapi.js';
 import {
   EnrichCompaniesBody,
   EnrichLeadsBody,
   EnrichmentQueued,
   QUEUE_FILTER_KEYS,
   QueueMetrics,
-  QueueMetricsBody,
   QueuePage,
   QueueQuery,
 } from './enrichment.schemas.js';
@@ -35,7 +35,13 @@ export const enrichmentRoutes: FastifyPluginAsyncTypebox<{ enrichment: Enrichmen
           "profile through one of the team's senders that can read LinkedIn and fills the contact's empty " +
           'fields (all fields it shows with refresh: true), then records contact_enriched.',
         body: EnrichLeadsBody,
-        response: { 200: EnrichmentQueued },
+        response: {
+          200: EnrichmentQueued,
+          402: errorResponse(
+            402,
+            'the team has fewer credits than records to queue (error.data: needed, available)',
+          ),
+        },
       },
     },
     async (request) => enrichment.enrichLeads(authOf(request).teamId, request.body),
@@ -50,7 +56,13 @@ export const enrichmentRoutes: FastifyPluginAsyncTypebox<{ enrichment: Enrichmen
         summary: 'Queue companies for LinkedIn enrichment',
         description: `Companies by uuids or by a company filter. ${creditsNote} A worker reads each company page and fills the company's empty fields.`,
         body: EnrichCompaniesBody,
-        response: { 200: EnrichmentQueued },
+        response: {
+          200: EnrichmentQueued,
+          402: errorResponse(
+            402,
+            'the team has fewer credits than records to queue (error.data: needed, available)',
+          ),
+        },
       },
     },
     async (request) => enrichment.enrichCompanies(authOf(request).teamId, request.body),
@@ -79,7 +91,7 @@ export const enrichmentRoutes: FastifyPluginAsyncTypebox<{ enrichment: Enrichmen
         tags,
         operationId: 'enrichmentQueueMetrics',
         summary: 'Enrichment entries queued this month',
-        body: QueueMetricsBody,
+        description: 'Takes no body (an empty one or {} is accepted).',
         response: { 200: QueueMetrics },
       },
     },

@@ -68,7 +68,6 @@ export const QUEUE_FILTER_KEYS = ['status', 'object', 'object_uuid'];
 export const QueueQuery = ListQuery(queueSort, QUEUE_FILTER_KEYS);
 export const QueuePage = Envelope(QueueEntry);
 
-export const QueueMetricsBody = Type.Object({}, { additionalProperties: false });
 export const QueueMetrics = Type.Object({
   this_month_count: Type.Integer({
     description: 'Entries queued since the start of the current calendar month (UTC)',
@@ -77,4 +76,3 @@ export const QueueMetrics = Type.Object({
 
 withExample(EnrichLeadsBody, { uuids: ['0190f000-0000-7000-8000-000000000001'] });
 withExample(EnrichCompaniesBody, { filter: { industry: 'Software' } });
-withExample(QueueMetricsBody, {});

@@ -1,7 +1,7 @@
 // Enrichment use cases: queueing contacts or companies (reserving one credit each, 402 when short),
 // the queue list and the month's count. Workers (enrichment.worker.ts) read and fill; flows queue
-// through `queueLeadsFromFlow` (gs_enqueue_for_enrichment). See CONTEXT.md.
-import { type RawBuilder, type SqlBool, sql } from 'kysely';
+// through `queueLeadsFromFlow` (enrichment.flow.ts, gs_enqueue_for_enrichment). See CONTEXT.md.
+import type { RawBuilder, SqlBool } from 'kysely';
 import type { Database, Executor } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { invalidField } from '../../lib/errors.js';
