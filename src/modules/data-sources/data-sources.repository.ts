@@ -222,6 +222,8 @@ export async function recordPage(
   input: {
     counts: Pick<ChunkCounts, 'created' | 'duplicate' | 'blacklisted'> & { errors: number };
     read: number;
+    /** Search pages this write covers. */
+    pages: number;
     nextPage: number;
     nextIndex: number;
     total: number | null;
@@ -238,7 +240,7 @@ export async function recordPage(
       blacklisted_records = blacklisted_records + ${input.counts.blacklisted}::int,
       error_records = error_records + ${input.counts.errors}::int,
       read_records = read_records + ${input.read}::int,
-      pages_read = pages_read + 1,
+      pages_read = pages_read + ${input.pages}::int,
       next_page = ${input.nextPage}::int,
       next_index = ${input.nextIndex}::int,
       total_results = coalesce(${input.total}::int, total_results),

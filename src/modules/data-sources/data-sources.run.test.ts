@@ -209,13 +209,14 @@ describe('running a data source', () => {
       payload: { url, contacts_limit: 30 },
       sender_profile_uuid: sender,
     });
-    await runToEnd(ds.uuid);
+    // Three pages per run: two are read, saved together, and the second is cut after 5 results.
+    await runToEnd(ds.uuid, { ...deps, pagesPerRun: 3 });
     expect(await source(ds.uuid)).toMatchObject({ status: 'contacts_limit_achieved', next_page: 2 });
     expect(await metrics(ds.uuid)).toMatchObject({ saved_records: 30, duplicate_records: 0 });
     expect(await leadsOfList(list)).toHaveLength(30);
 
     await put(ds.uuid, { payload: { url, contacts_limit: null }, status: 'in_progress' });
-    await runToEnd(ds.uuid);
+    await runToEnd(ds.uuid, { ...deps, pagesPerRun: 3 });
     expect(await source(ds.uuid)).toMatchObject({ status: 'completed' });
     expect(await metrics(ds.uuid)).toMatchObject({ saved_records: 70, duplicate_records: 0 });
     expect(new Set((await leadsOfList(list)).map((lead) => lead.sn_id)).size).toBe(70);
