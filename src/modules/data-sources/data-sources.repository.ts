@@ -174,6 +174,7 @@ export async function updateDataSource(
     set.next_page = 1;
     set.next_index = 0;
     set.total_results = null;
+    set.read_records = 0;
   }
   return (await db
     .updateTable('data_sources')

@@ -242,6 +242,32 @@ describe('running a data source', () => {
     expect(companies).toHaveLength(30);
     expect(companies.every((c) => c.lists.includes(list) && c.tags.includes(ds.tags[0]!))).toBe(true);
     expect(await metrics(ds.uuid)).toMatchObject({ saved_records: 30 });
+
+    // Again, with one of the companies blacklisted: the others are duplicates.
+    const [first] = companies;
+    const banned = await ctx.request(alice, {
+      method: 'POST',
+      url: '/leads/api/companies-blacklist',
+      payload: {
+        linkedin: (
+          await ctx.db
+            .selectFrom('companies')
+            .select('linkedin')
+            .where('uuid', '=', first!.uuid)
+            .executeTakeFirstOrThrow()
+        ).linkedin,
+      },
+    });
+    expect(banned.statusCode).toBe(201);
+    const running = await put(ds.uuid, { status: 'in_progress' });
+    expect(running).toMatchObject({ status: 'in_progress', next_page: 1 });
+    expect((await metrics(ds.uuid)).queued_records).toBe(0);
+    await runToEnd(ds.uuid);
+    expect(await metrics(ds.uuid)).toMatchObject({
+      saved_records: 30,
+      duplicate_records: 29,
+      blacklisted_records: 1,
+    });
   });
 
   it('reads at the sender\u2019s pace: a page, then back when the read budget allows', async () => {

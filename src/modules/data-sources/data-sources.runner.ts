@@ -146,8 +146,7 @@ async function savePages(
 ): Promise<PageResult> {
   const current = await selectDataSource(trx, source.team_id, source.uuid, { forUpdate: true });
   if (
-    !current ||
-    current.status !== 'in_progress' ||
+    current?.status !== 'in_progress' ||
     current.next_page !== source.next_page ||
     current.next_index !== source.next_index ||
     current.type !== source.type ||
@@ -277,7 +276,7 @@ export async function runDataSource(
   const { db, clock } = deps;
   const random = deps.random ?? Math.random;
   const source = await selectDataSource(db, teamId, uuid);
-  if (!source || source.status !== 'in_progress' || !isSearchType(source.type)) return null;
+  if (source?.status !== 'in_progress' || !isSearchType(source.type)) return null;
   const later = (ms: number) => new Date(clock.now().getTime() + ms);
   const problem = (reason: string, message: string, options: { fail?: boolean; page?: number } = {}) =>
     noteProblem(db, teamId, uuid, {
