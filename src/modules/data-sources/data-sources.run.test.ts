@@ -1,15 +1,18 @@
 // The run of a data source, driven directly (one call = one job run) so every step is deterministic:
 // paging into the list with tags, dedup and blacklist counted, contacts_limit cutting a page, pause and
 // resume without saving anyone twice, the read pace, and the failures.
+
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSandboxSeat, makeSender } from '../../../test/automation-factories.js';
 import { makeList } from '../../../test/factories.js';
 import { createTestContext, type TestContext, type TestUser } from '../../../test/harness.js';
 import { createLinkedInReaders } from '../../deps.js';
 import { systemClock } from '../../lib/clock.js';
+import { createLogger } from '../../lib/logger.js';
 import type { LinkedInReader, ReaderRegistry, SearchPage } from '../engine/drivers/reader.js';
 import { createSandboxReader } from '../engine/sandbox/sandbox-reader.js';
-import { type DataSourceRunnerDeps, runDataSource } from './data-sources.runner.js';
+import { type DataSourceRunnerDeps, dataSourceJobHandler, runDataSource } from './data-sources.runner.js';
 
 let ctx: TestContext;
 let alice: TestUser;
@@ -358,6 +361,48 @@ describe('running a data source', () => {
       .where('sender_profile_uuid', '=', other.uuid)
       .executeTakeFirstOrThrow();
     expect(seat.status).toBe('login_issue');
+  });
+});
+
+describe('the run job', () => {
+  it('steps back while another live run holds the source, and looks again later', async () => {
+    const list = (await makeList(ctx.db, alice.teamId, 'Locked')).uuid;
+    const ds = await createSource({
+      type: 'sn_leads_search',
+      list_uuid: list,
+      payload: { url: `${SEARCH}&sandbox_results=30&locked=1` },
+      sender_profile_uuid: sender,
+    });
+    const handler = dataSourceJobHandler(deps);
+    const context = { jobId: '1', attempt: 1, maxAttempts: 25, log: createLogger('silent') };
+    const key = `data-sources.run:${alice.teamId}:${ds.uuid}`;
+    const runAt = async () =>
+      (
+        await sql<{ run_at: Date }>`select run_at from graphile_worker.jobs where key = ${key}`.execute(
+          ctx.db,
+        )
+      ).rows.map((row) => row.run_at.getTime());
+    const before = Date.now();
+    await ctx.db.connection().execute(async (other) => {
+      await sql`select pg_advisory_lock(hashtextextended(${key}, 0))`.execute(other);
+      try {
+        // The pending run (from the create) is due now, so it is kept as it is.
+        await handler.run({ teamId: alice.teamId, uuid: ds.uuid }, context);
+        expect(await runAt()).toHaveLength(1);
+        await sql`delete from graphile_worker._private_jobs where key = ${key}`.execute(ctx.db);
+        await handler.run({ teamId: alice.teamId, uuid: ds.uuid }, context);
+        const [later] = await runAt();
+        expect(later).toBeGreaterThanOrEqual(before + 59_000);
+      } finally {
+        await sql`select pg_advisory_unlock(hashtextextended(${key}, 0))`.execute(other);
+      }
+    });
+    expect(await metrics(ds.uuid)).toMatchObject({ saved_records: 0 });
+    await handler.run({ teamId: alice.teamId, uuid: ds.uuid }, context);
+    expect(await metrics(ds.uuid)).toMatchObject({ saved_records: 25 });
+    // The run scheduled its successor at once, replacing the later look.
+    const [next] = await runAt();
+    expect(next).toBeLessThan(before + 30_000);
   });
 });
 
