@@ -26,6 +26,7 @@ import type {
   SandboxLinkedinActionsTable,
   SenderChannelStateTable,
 } from '../modules/engine/engine.tables.js';
+import type { CreditLedgerTable, EnrichmentQueueTable } from '../modules/enrichment/enrichment.tables.js';
 import type { EventsTable } from '../modules/events/events.tables.js';
 import type { FileExportsTable, FileImportsTable } from '../modules/files/files.tables.js';
 import type {
@@ -39,6 +40,12 @@ import type {
 } from '../modules/flows/flows.tables.js';
 import type { IdentityTables } from '../modules/identity/identity.tables.js';
 import type { LeadCountDeltasTable, LeadsTable, LeadTombstonesTable } from '../modules/leads/leads.tables.js';
+import type {
+  LinkedinConversationsTable,
+  LinkedinMessagesTable,
+  LinkedinSyncStateTable,
+  SandboxLinkedinInboxTable,
+} from '../modules/linkedin-messages/linkedin-messages.tables.js';
 import type { ListsTable } from '../modules/lists/lists.tables.js';
 import type { NotesTable } from '../modules/notes/notes.tables.js';
 import type { PipelineStagesTable } from '../modules/pipeline-stages/pipeline-stages.tables.js';
@@ -89,4 +96,10 @@ export interface DB extends IdentityTables, JobsTables {
   mailbox_folders: MailboxFoldersTable;
   email_bodies: EmailBodiesTable;
   emails: EmailsTable;
+  linkedin_messages: LinkedinMessagesTable;
+  linkedin_conversations: LinkedinConversationsTable;
+  linkedin_sync_state: LinkedinSyncStateTable;
+  sandbox_linkedin_inbox: SandboxLinkedinInboxTable;
+  credit_ledger: CreditLedgerTable;
+  enrichment_queue: EnrichmentQueueTable;
 }

@@ -94,6 +94,20 @@ export function seatProfileDir(dataDir: string, teamId: number, seatId: number):
   return path.join(dataDir, 'browsers', `seat-${teamId}-${seatId}`);
 }
 
+/** The browser's cookies as a session is stored. */
+export async function cookiesOf(context: BrowserContext): Promise<SessionCookie[]> {
+  return (await context.cookies()).map((c) => ({
+    name: c.name,
+    value: c.value,
+    domain: c.domain,
+    path: c.path,
+    expires: c.expires,
+    httpOnly: c.httpOnly,
+    secure: c.secure,
+    sameSite: c.sameSite,
+  }));
+}
+
 export function createSeatBrowsers(options: SeatBrowsersOptions): SeatBrowsers {
   const { db, secretBox: box, logger } = options;
   const settings = options.config.linkedin;
@@ -176,19 +190,6 @@ export function createSeatBrowsers(options: SeatBrowsersOptions): SeatBrowsers {
       }
     }, settings.browserIdleMs);
     entry.timer.unref();
-  }
-
-  async function cookiesOf(context: BrowserContext): Promise<SessionCookie[]> {
-    return (await context.cookies()).map((c) => ({
-      name: c.name,
-      value: c.value,
-      domain: c.domain,
-      path: c.path,
-      expires: c.expires,
-      httpOnly: c.httpOnly,
-      secure: c.secure,
-      sameSite: c.sameSite,
-    }));
   }
 
   async function save(entry: Entry) {
