@@ -361,6 +361,14 @@ describe('running a data source', () => {
       .where('sender_profile_uuid', '=', other.uuid)
       .executeTakeFirstOrThrow();
     expect(seat.status).toBe('login_issue');
+    const issues = await ctx.db
+      .selectFrom('events')
+      .select('payload')
+      .where('team_id', '=', alice.teamId)
+      .where('name', '=', 'sender_profile_issue')
+      .execute();
+    expect(issues).toHaveLength(1);
+    expect(JSON.stringify(issues[0]!.payload)).toContain('Signed out.');
   });
 });
 

@@ -4,7 +4,6 @@
 // normalisation, deduplication, blacklist and tags), and moves the cursor and counters in the same
 // transaction. Then it schedules itself again: at once when the budget allows, else when claimRead says.
 // Pausing sets on_hold; the run sees it when it locks the row to save a page and stops without saving.
-import { sql } from 'kysely';
 import { Type } from 'typebox';
 import type { Database, Executor } from '../../db/database.js';
 import { enqueueJob, handleJob, jobType } from '../../jobs/queue.js';
@@ -22,6 +21,7 @@ import {
   type SearchPage,
   type SearchType,
 } from '../engine/drivers/reader.js';
+import { markSeatReadIssue } from '../engine/drivers/seat-issue.js';
 import { prepareCompanyRows, writeCompanyChunk } from '../files/import-companies.js';
 import { prepareLeadRows, writeLeadChunk } from '../files/import-leads.js';
 import { COMPANY_TARGETS, LEAD_TARGETS, type MappedColumn } from '../files/import-mapping.js';
@@ -256,14 +256,6 @@ async function writeRows(
   return { ...counts, errors: [...errors, ...counts.errors] };
 }
 
-/** A seat that reads as logged out is one for actions too: its seat goes to login_issue. */
-async function seatLoggedOut(db: Executor, teamId: number, sender: string, message: string, at: Date) {
-  await sql`
-    update linkedin_browsers set status = 'login_issue', error_reason = ${message}, updated_at = ${at}
-    where team_id = ${teamId} and sender_profile_uuid = ${sender} and status = 'running'
-  `.execute(db);
-}
-
 /**
  * One job run of a source: up to `pagesPerRun` pages. Answers when the next run should start (null:
  * the source stopped - done, failed, paused or gone).
@@ -349,8 +341,8 @@ export async function runDataSource(
     }
     if (isSeatFailure(failure.reason)) {
       await problem(failure.reason, failure.message, { page: failure.page });
-      if (failure.reason !== 'no_channel')
-        await seatLoggedOut(db, teamId, sender, failure.message, clock.now());
+      const issue = { teamId, senderProfileUuid: sender, reason: failure.reason, message: failure.message };
+      await db.transaction().execute((trx) => markSeatReadIssue(trx, { ...issue, at: clock.now() }));
       return later(deps.waitMs);
     }
     await problem(failure.reason, failure.message, { fail: true, page: failure.page });
