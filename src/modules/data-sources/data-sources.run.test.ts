@@ -12,7 +12,12 @@ import { systemClock } from '../../lib/clock.js';
 import { createLogger } from '../../lib/logger.js';
 import type { LinkedInReader, ReaderRegistry, SearchPage } from '../engine/drivers/reader.js';
 import { createSandboxReader } from '../engine/sandbox/sandbox-reader.js';
-import { type DataSourceRunnerDeps, dataSourceJobHandler, runDataSource } from './data-sources.runner.js';
+import {
+  type DataSourceRunnerDeps,
+  dataSourceJobHandler,
+  resumeStalledDataSources,
+  runDataSource,
+} from './data-sources.runner.js';
 
 let ctx: TestContext;
 let alice: TestUser;
@@ -411,6 +416,43 @@ describe('the run job', () => {
     // The run scheduled its successor at once, replacing the later look.
     const [next] = await runAt();
     expect(next).toBeLessThan(before + 30_000);
+  });
+});
+
+describe('running sources without a live run', () => {
+  it('get a new run from the scheduled sweep; pending and running ones are left alone', async () => {
+    const list = (await makeList(ctx.db, alice.teamId, 'Sweep')).uuid;
+    const make = async (n: number) =>
+      createSource({
+        type: 'sn_leads_search',
+        list_uuid: list,
+        payload: { url: `${SEARCH}&sweep=${n}` },
+        sender_profile_uuid: sender,
+      });
+    const [lost, dead, pending] = [await make(1), await make(2), await make(3)];
+    const key = (uuid: string) => `data-sources.run:${alice.teamId}:${uuid}`;
+    const job = async (uuid: string) =>
+      (
+        await sql<{ run_at: Date; attempts: number; max_attempts: number }>`
+          select run_at, attempts, max_attempts from graphile_worker._private_jobs where key = ${key(uuid)}`.execute(
+          ctx.db,
+        )
+      ).rows[0];
+    await sql`delete from graphile_worker._private_jobs where key = ${key(lost.uuid)}`.execute(ctx.db);
+    await sql`update graphile_worker._private_jobs set attempts = max_attempts where key = ${key(dead.uuid)}`.execute(
+      ctx.db,
+    );
+    const later = new Date(Date.now() + 3_600_000);
+    await sql`update graphile_worker._private_jobs set run_at = ${later} where key = ${key(pending.uuid)}`.execute(
+      ctx.db,
+    );
+    expect(await resumeStalledDataSources(ctx.db)).toBeGreaterThanOrEqual(2);
+    expect(await job(lost.uuid)).toMatchObject({ attempts: 0 });
+    expect(await job(dead.uuid)).toMatchObject({ attempts: 0 });
+    expect((await job(pending.uuid))!.run_at.getTime()).toBe(later.getTime());
+    // Nothing left to resume for them.
+    await resumeStalledDataSources(ctx.db);
+    expect((await job(pending.uuid))!.run_at.getTime()).toBe(later.getTime());
   });
 });
 

@@ -4,6 +4,7 @@
 // normalisation, deduplication, blacklist and tags), and moves the cursor and counters in the same
 // transaction. Then it schedules itself again: at once when the budget allows, else when claimRead says.
 // Pausing sets on_hold; the run sees it when it locks the row to save a page and stops without saving.
+import { sql } from 'kysely';
 import { Type } from 'typebox';
 import type { Database, Executor } from '../../db/database.js';
 import { enqueueJob, handleJob, jobType } from '../../jobs/queue.js';
@@ -39,6 +40,41 @@ export const runDataSourceJob = jobType(
 );
 
 const jobKey = (teamId: number, uuid: string) => `data-sources.run:${teamId}:${uuid}`;
+
+export const resumeStalledDataSourcesJob = jobType('dataSources.resumeStalled', Type.Object({}), {
+  schedule: '*/10 * * * *',
+  maxAttempts: 3,
+});
+
+/**
+ * Gives every running source without a live run one: a run that failed its last retry, a queue
+ * emptied by a restore. One statement; a source whose run is pending (or running) is left alone.
+ */
+export async function resumeStalledDataSources(db: Executor): Promise<number> {
+  const result = await sql<{ n: number }>`
+    select count(graphile_worker.add_job(
+      identifier => ${runDataSourceJob.name}::text,
+      payload => json_build_object('teamId', d.team_id, 'uuid', d.uuid),
+      max_attempts => ${runDataSourceJob.maxAttempts ?? null}::int,
+      job_key => 'data-sources.run:' || d.team_id || ':' || d.uuid,
+      job_key_mode => 'replace'
+    ))::int as n
+    from data_sources d
+    where d.status = 'in_progress' and d.type <> 'csv_leads'
+      and not exists (
+        select 1 from graphile_worker._private_jobs j
+        where j.key = 'data-sources.run:' || d.team_id || ':' || d.uuid and j.attempts < j.max_attempts
+      )
+  `.execute(db);
+  return result.rows[0]?.n ?? 0;
+}
+
+export function resumeStalledDataSourcesHandler(deps: { db: Database }) {
+  return handleJob(resumeStalledDataSourcesJob, async (_payload, { log }) => {
+    const resumed = await resumeStalledDataSources(deps.db);
+    if (resumed > 0) log.warn({ resumed }, 'data sources without a pending run were given one');
+  });
+}
 
 /** (Re)schedules the source's run; one pending run per source (the job key replaces an earlier one). */
 export async function scheduleDataSourceRun(db: Executor, teamId: number, uuid: string, runAt?: Date) {
