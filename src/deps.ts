@@ -21,7 +21,10 @@ import { companyMassActionRunner } from './modules/companies/companies.mass-acti
 import { createCompaniesService } from './modules/companies/companies.service.js';
 import { customFieldJobHandlers } from './modules/custom-fields/custom-fields.jobs.js';
 import { createCustomFieldsService } from './modules/custom-fields/custom-fields.service.js';
-import { dataSourceJobHandler } from './modules/data-sources/data-sources.runner.js';
+import {
+  dataSourceJobHandler,
+  resumeStalledDataSourcesHandler,
+} from './modules/data-sources/data-sources.runner.js';
 import { createDataSourcesService } from './modules/data-sources/data-sources.service.js';
 import { createEmailModule } from './modules/email/email.module.js';
 import { emailDriverFactory } from './modules/email/sending/email-driver.js';
@@ -301,6 +304,7 @@ export function createJobCatalog(services: Services, deps: ServiceDeps): JobHand
       pagesPerRun: deps.config.dataSources.pagesPerRun,
       waitMs: deps.config.dataSources.waitSeconds * 1000,
     }),
+    resumeStalledDataSourcesHandler({ db: deps.db }),
     ...customFieldJobHandlers({ db: deps.db }),
     ...enrichmentJobHandlers({ db: deps.db, clock: deps.clock, readers }),
     runBulkOperationHandler({

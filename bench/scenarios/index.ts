@@ -4,6 +4,7 @@ import { authScenario } from './auth.js';
 import { companiesScenario } from './companies.js';
 import { crmScenario } from './crm.js';
 import { crmSettingsScenario } from './crm-settings.js';
+import { dataSourcesScenario } from './data-sources.js';
 import { emailScenario } from './email.js';
 import { engineScenario } from './engine.js';
 import { enrichmentScenario } from './enrichment.js';
@@ -30,4 +31,5 @@ export const scenarios: Scenario[] = [
   flowsScenario,
   emailScenario,
   enrichmentScenario,
+  dataSourcesScenario,
 ];

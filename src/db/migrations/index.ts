@@ -25,6 +25,7 @@ import * as linkedinMessages from './0870_linkedin_messages.js';
 import * as linkedinReadPace from './0890_linkedin_read_pace.js';
 import * as enrichment from './0900_enrichment.js';
 import * as dataSources from './0910_data_sources.js';
+import * as dataSourcesRunningIdx from './0911_data_sources_running_idx.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_identity': identity,
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '0890_linkedin_read_pace': linkedinReadPace,
   '0900_enrichment': enrichment,
   '0910_data_sources': dataSources,
+  '0911_data_sources_running_idx': dataSourcesRunningIdx,
 };

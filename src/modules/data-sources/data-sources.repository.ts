@@ -174,6 +174,7 @@ export async function updateDataSource(
     set.next_page = 1;
     set.next_index = 0;
     set.total_results = null;
+    set.read_records = 0;
   }
   return (await db
     .updateTable('data_sources')
@@ -222,6 +223,8 @@ export async function recordPage(
   input: {
     counts: Pick<ChunkCounts, 'created' | 'duplicate' | 'blacklisted'> & { errors: number };
     read: number;
+    /** Search pages this write covers. */
+    pages: number;
     nextPage: number;
     nextIndex: number;
     total: number | null;
@@ -238,7 +241,7 @@ export async function recordPage(
       blacklisted_records = blacklisted_records + ${input.counts.blacklisted}::int,
       error_records = error_records + ${input.counts.errors}::int,
       read_records = read_records + ${input.read}::int,
-      pages_read = pages_read + 1,
+      pages_read = pages_read + ${input.pages}::int,
       next_page = ${input.nextPage}::int,
       next_index = ${input.nextIndex}::int,
       total_results = coalesce(${input.total}::int, total_results),

@@ -1,15 +1,23 @@
 // The run of a data source, driven directly (one call = one job run) so every step is deterministic:
 // paging into the list with tags, dedup and blacklist counted, contacts_limit cutting a page, pause and
 // resume without saving anyone twice, the read pace, and the failures.
+
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSandboxSeat, makeSender } from '../../../test/automation-factories.js';
 import { makeList } from '../../../test/factories.js';
 import { createTestContext, type TestContext, type TestUser } from '../../../test/harness.js';
 import { createLinkedInReaders } from '../../deps.js';
 import { systemClock } from '../../lib/clock.js';
+import { createLogger } from '../../lib/logger.js';
 import type { LinkedInReader, ReaderRegistry, SearchPage } from '../engine/drivers/reader.js';
 import { createSandboxReader } from '../engine/sandbox/sandbox-reader.js';
-import { type DataSourceRunnerDeps, runDataSource } from './data-sources.runner.js';
+import {
+  type DataSourceRunnerDeps,
+  dataSourceJobHandler,
+  resumeStalledDataSources,
+  runDataSource,
+} from './data-sources.runner.js';
 
 let ctx: TestContext;
 let alice: TestUser;
@@ -209,13 +217,14 @@ describe('running a data source', () => {
       payload: { url, contacts_limit: 30 },
       sender_profile_uuid: sender,
     });
-    await runToEnd(ds.uuid);
+    // Three pages per run: two are read, saved together, and the second is cut after 5 results.
+    await runToEnd(ds.uuid, { ...deps, pagesPerRun: 3 });
     expect(await source(ds.uuid)).toMatchObject({ status: 'contacts_limit_achieved', next_page: 2 });
     expect(await metrics(ds.uuid)).toMatchObject({ saved_records: 30, duplicate_records: 0 });
     expect(await leadsOfList(list)).toHaveLength(30);
 
     await put(ds.uuid, { payload: { url, contacts_limit: null }, status: 'in_progress' });
-    await runToEnd(ds.uuid);
+    await runToEnd(ds.uuid, { ...deps, pagesPerRun: 3 });
     expect(await source(ds.uuid)).toMatchObject({ status: 'completed' });
     expect(await metrics(ds.uuid)).toMatchObject({ saved_records: 70, duplicate_records: 0 });
     expect(new Set((await leadsOfList(list)).map((lead) => lead.sn_id)).size).toBe(70);
@@ -241,6 +250,32 @@ describe('running a data source', () => {
     expect(companies).toHaveLength(30);
     expect(companies.every((c) => c.lists.includes(list) && c.tags.includes(ds.tags[0]!))).toBe(true);
     expect(await metrics(ds.uuid)).toMatchObject({ saved_records: 30 });
+
+    // Again, with one of the companies blacklisted: the others are duplicates.
+    const [first] = companies;
+    const banned = await ctx.request(alice, {
+      method: 'POST',
+      url: '/leads/api/companies-blacklist',
+      payload: {
+        linkedin: (
+          await ctx.db
+            .selectFrom('companies')
+            .select('linkedin')
+            .where('uuid', '=', first!.uuid)
+            .executeTakeFirstOrThrow()
+        ).linkedin,
+      },
+    });
+    expect(banned.statusCode).toBe(201);
+    const running = await put(ds.uuid, { status: 'in_progress' });
+    expect(running).toMatchObject({ status: 'in_progress', next_page: 1 });
+    expect((await metrics(ds.uuid)).queued_records).toBe(0);
+    await runToEnd(ds.uuid);
+    expect(await metrics(ds.uuid)).toMatchObject({
+      saved_records: 30,
+      duplicate_records: 29,
+      blacklisted_records: 1,
+    });
   });
 
   it('reads at the sender\u2019s pace: a page, then back when the read budget allows', async () => {
@@ -331,6 +366,93 @@ describe('running a data source', () => {
       .where('sender_profile_uuid', '=', other.uuid)
       .executeTakeFirstOrThrow();
     expect(seat.status).toBe('login_issue');
+    const issues = await ctx.db
+      .selectFrom('events')
+      .select('payload')
+      .where('team_id', '=', alice.teamId)
+      .where('name', '=', 'sender_profile_issue')
+      .execute();
+    expect(issues).toHaveLength(1);
+    expect(JSON.stringify(issues[0]!.payload)).toContain('Signed out.');
+  });
+});
+
+describe('the run job', () => {
+  it('steps back while another live run holds the source, and looks again later', async () => {
+    const list = (await makeList(ctx.db, alice.teamId, 'Locked')).uuid;
+    const ds = await createSource({
+      type: 'sn_leads_search',
+      list_uuid: list,
+      payload: { url: `${SEARCH}&sandbox_results=30&locked=1` },
+      sender_profile_uuid: sender,
+    });
+    const handler = dataSourceJobHandler(deps);
+    const context = { jobId: '1', attempt: 1, maxAttempts: 25, log: createLogger('silent') };
+    const key = `data-sources.run:${alice.teamId}:${ds.uuid}`;
+    const runAt = async () =>
+      (
+        await sql<{ run_at: Date }>`select run_at from graphile_worker.jobs where key = ${key}`.execute(
+          ctx.db,
+        )
+      ).rows.map((row) => row.run_at.getTime());
+    const before = Date.now();
+    await ctx.db.connection().execute(async (other) => {
+      await sql`select pg_advisory_lock(hashtextextended(${key}, 0))`.execute(other);
+      try {
+        // The pending run (from the create) is due now, so it is kept as it is.
+        await handler.run({ teamId: alice.teamId, uuid: ds.uuid }, context);
+        expect(await runAt()).toHaveLength(1);
+        await sql`delete from graphile_worker._private_jobs where key = ${key}`.execute(ctx.db);
+        await handler.run({ teamId: alice.teamId, uuid: ds.uuid }, context);
+        const [later] = await runAt();
+        expect(later).toBeGreaterThanOrEqual(before + 59_000);
+      } finally {
+        await sql`select pg_advisory_unlock(hashtextextended(${key}, 0))`.execute(other);
+      }
+    });
+    expect(await metrics(ds.uuid)).toMatchObject({ saved_records: 0 });
+    await handler.run({ teamId: alice.teamId, uuid: ds.uuid }, context);
+    expect(await metrics(ds.uuid)).toMatchObject({ saved_records: 25 });
+    // The run scheduled its successor at once, replacing the later look.
+    const [next] = await runAt();
+    expect(next).toBeLessThan(before + 30_000);
+  });
+});
+
+describe('running sources without a live run', () => {
+  it('get a new run from the scheduled sweep; pending and running ones are left alone', async () => {
+    const list = (await makeList(ctx.db, alice.teamId, 'Sweep')).uuid;
+    const make = async (n: number) =>
+      createSource({
+        type: 'sn_leads_search',
+        list_uuid: list,
+        payload: { url: `${SEARCH}&sweep=${n}` },
+        sender_profile_uuid: sender,
+      });
+    const [lost, dead, pending] = [await make(1), await make(2), await make(3)];
+    const key = (uuid: string) => `data-sources.run:${alice.teamId}:${uuid}`;
+    const job = async (uuid: string) =>
+      (
+        await sql<{ run_at: Date; attempts: number; max_attempts: number }>`
+          select run_at, attempts, max_attempts from graphile_worker._private_jobs where key = ${key(uuid)}`.execute(
+          ctx.db,
+        )
+      ).rows[0];
+    await sql`delete from graphile_worker._private_jobs where key = ${key(lost.uuid)}`.execute(ctx.db);
+    await sql`update graphile_worker._private_jobs set attempts = max_attempts where key = ${key(dead.uuid)}`.execute(
+      ctx.db,
+    );
+    const later = new Date(Date.now() + 3_600_000);
+    await sql`update graphile_worker._private_jobs set run_at = ${later} where key = ${key(pending.uuid)}`.execute(
+      ctx.db,
+    );
+    expect(await resumeStalledDataSources(ctx.db)).toBeGreaterThanOrEqual(2);
+    expect(await job(lost.uuid)).toMatchObject({ attempts: 0 });
+    expect(await job(dead.uuid)).toMatchObject({ attempts: 0 });
+    expect((await job(pending.uuid))!.run_at.getTime()).toBe(later.getTime());
+    // Nothing left to resume for them.
+    await resumeStalledDataSources(ctx.db);
+    expect((await job(pending.uuid))!.run_at.getTime()).toBe(later.getTime());
   });
 });
 

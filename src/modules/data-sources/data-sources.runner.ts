@@ -17,10 +17,12 @@ import {
   type LinkedInReader,
   type PersonResult,
   type ReaderRegistry,
+  type ReadFailureReason,
   SEARCH_TYPES,
   type SearchPage,
   type SearchType,
 } from '../engine/drivers/reader.js';
+import { markSeatReadIssue } from '../engine/drivers/seat-issue.js';
 import { prepareCompanyRows, writeCompanyChunk } from '../files/import-companies.js';
 import { prepareLeadRows, writeLeadChunk } from '../files/import-leads.js';
 import { COMPANY_TARGETS, LEAD_TARGETS, type MappedColumn } from '../files/import-mapping.js';
@@ -38,6 +40,41 @@ export const runDataSourceJob = jobType(
 );
 
 const jobKey = (teamId: number, uuid: string) => `data-sources.run:${teamId}:${uuid}`;
+
+export const resumeStalledDataSourcesJob = jobType('dataSources.resumeStalled', Type.Object({}), {
+  schedule: '*/10 * * * *',
+  maxAttempts: 3,
+});
+
+/**
+ * Gives every running source without a live run one: a run that failed its last retry, a queue
+ * emptied by a restore. One statement; a source whose run is pending (or running) is left alone.
+ */
+export async function resumeStalledDataSources(db: Executor): Promise<number> {
+  const result = await sql<{ n: number }>`
+    select count(graphile_worker.add_job(
+      identifier => ${runDataSourceJob.name}::text,
+      payload => json_build_object('teamId', d.team_id, 'uuid', d.uuid),
+      max_attempts => ${runDataSourceJob.maxAttempts ?? null}::int,
+      job_key => 'data-sources.run:' || d.team_id || ':' || d.uuid,
+      job_key_mode => 'replace'
+    ))::int as n
+    from data_sources d
+    where d.status = 'in_progress' and d.type <> 'csv_leads'
+      and not exists (
+        select 1 from graphile_worker._private_jobs j
+        where j.key = 'data-sources.run:' || d.team_id || ':' || d.uuid and j.attempts < j.max_attempts
+      )
+  `.execute(db);
+  return result.rows[0]?.n ?? 0;
+}
+
+export function resumeStalledDataSourcesHandler(deps: { db: Database }) {
+  return handleJob(resumeStalledDataSourcesJob, async (_payload, { log }) => {
+    const resumed = await resumeStalledDataSources(deps.db);
+    if (resumed > 0) log.warn({ resumed }, 'data sources without a pending run were given one');
+  });
+}
 
 /** (Re)schedules the source's run; one pending run per source (the job key replaces an earlier one). */
 export async function scheduleDataSourceRun(db: Executor, teamId: number, uuid: string, runAt?: Date) {
@@ -132,18 +169,20 @@ const UNAVAILABLE: Record<string, string> = {
 
 type PageResult = { status: DataSourceStatus } | 'changed';
 
-/** Saves the results of `page` from the cursor on, within the contacts limit; records it all. */
-async function savePage(
+/**
+ * Saves the results of consecutive `pages` (the first one is the cursor's page) from the cursor on,
+ * within the contacts limit, in one transaction with the counters, the new cursor and the status.
+ */
+async function savePages(
   trx: Executor,
   source: DataSourceRow,
-  value: SearchPage,
+  pages: SearchPage[],
   stageUuid: string,
   at: Date,
 ): Promise<PageResult> {
   const current = await selectDataSource(trx, source.team_id, source.uuid, { forUpdate: true });
   if (
-    !current ||
-    current.status !== 'in_progress' ||
+    current?.status !== 'in_progress' ||
     current.next_page !== source.next_page ||
     current.next_index !== source.next_index ||
     current.type !== source.type ||
@@ -152,54 +191,68 @@ async function savePage(
   ) {
     return 'changed';
   }
-  const people = value.kind === 'people';
-  const results: Array<PersonResult | CompanyResult> = people ? value.people : value.companies;
-  const base = (value.page - 1) * value.pageSize;
-  const rows: SourceRow[] = results.map((result, index) => ({
-    row: base + index + 1,
-    cells: people
-      ? cells(result as PersonResult, PERSON_FIELDS)
-      : cells(result as CompanyResult, COMPANY_FIELDS),
-  }));
+  const people = pages[0]!.kind === 'people';
+  // Every result from the cursor on, with the page and index it sits at.
+  const rows: Array<SourceRow & { page: number; index: number }> = [];
+  for (const value of pages) {
+    const results: Array<PersonResult | CompanyResult> =
+      value.kind === 'people' ? value.people : value.companies;
+    const base = (value.page - 1) * value.pageSize;
+    results.forEach((result, index) => {
+      if (value.page === current.next_page && index < current.next_index) return;
+      rows.push({
+        row: base + index + 1,
+        page: value.page,
+        index,
+        cells: people
+          ? cells(result as PersonResult, PERSON_FIELDS)
+          : cells(result as CompanyResult, COMPANY_FIELDS),
+      });
+    });
+  }
   const limit = current.payload.contacts_limit ?? null;
-  const total: Omit<ChunkCounts, 'undeduplicated' | 'errors'> & { errors: number } = {
-    created: 0,
-    updated: 0,
-    duplicate: 0,
-    blacklisted: 0,
-    errors: 0,
-  };
+  const total = { created: 0, duplicate: 0, blacklisted: 0, errors: 0 };
   const errors: DataSourceError[] = [];
   const iso = at.toISOString();
-  let index = current.next_index;
+  let taken = 0;
   let limitReached = limit !== null && current.saved_records >= limit;
-  while (index < rows.length && !limitReached) {
+  while (taken < rows.length && !limitReached) {
     // Never more rows at once than records may still be saved, so the limit is never passed.
     const room = limit === null ? rows.length : limit - current.saved_records - total.created;
-    const batch = rows.slice(index, index + room);
+    const batch = rows.slice(taken, taken + room);
     const counts = await writeRows(trx, current, batch, people, stageUuid);
     total.created += counts.created;
     total.duplicate += counts.duplicate + counts.updated;
     total.blacklisted += counts.blacklisted;
     total.errors += counts.errors.length;
+    const pageOf = new Map(batch.map((row) => [row.row, row.page]));
     for (const error of counts.errors) {
-      errors.push({ at: iso, reason: 'row', message: error.reason, page: value.page, row: error.row });
+      errors.push({
+        at: iso,
+        reason: 'row',
+        message: error.reason,
+        page: pageOf.get(error.row) ?? null,
+        row: error.row,
+      });
     }
-    index += batch.length;
+    taken += batch.length;
     limitReached = limit !== null && current.saved_records + total.created >= limit;
   }
-  const pageDone = index >= rows.length;
+  const last = pages.at(-1)!;
+  const allTaken = taken >= rows.length;
+  const stop = rows[taken];
   const status: DataSourceStatus = limitReached
     ? 'contacts_limit_achieved'
-    : pageDone && !value.hasMore
+    : allTaken && !last.hasMore
       ? 'completed'
       : 'in_progress';
   await recordPage(trx, source.team_id, source.uuid, {
     counts: total,
-    read: index - current.next_index,
-    nextPage: pageDone ? value.page + 1 : value.page,
-    nextIndex: pageDone ? 0 : index,
-    total: value.total,
+    read: taken,
+    pages: pages.length,
+    nextPage: stop ? stop.page : last.page + 1,
+    nextIndex: stop ? stop.index : 0,
+    total: last.total,
     status,
     errors,
     at,
@@ -239,14 +292,6 @@ async function writeRows(
   return { ...counts, errors: [...errors, ...counts.errors] };
 }
 
-/** A seat that reads as logged out is one for actions too: its seat goes to login_issue. */
-async function seatLoggedOut(db: Executor, teamId: number, sender: string, message: string, at: Date) {
-  await sql`
-    update linkedin_browsers set status = 'login_issue', error_reason = ${message}, updated_at = ${at}
-    where team_id = ${teamId} and sender_profile_uuid = ${sender} and status = 'running'
-  `.execute(db);
-}
-
 /**
  * One job run of a source: up to `pagesPerRun` pages. Answers when the next run should start (null:
  * the source stopped - done, failed, paused or gone).
@@ -258,8 +303,8 @@ export async function runDataSource(
 ): Promise<Date | null> {
   const { db, clock } = deps;
   const random = deps.random ?? Math.random;
-  let source = await selectDataSource(db, teamId, uuid);
-  if (!source || source.status !== 'in_progress' || !isSearchType(source.type)) return null;
+  const source = await selectDataSource(db, teamId, uuid);
+  if (source?.status !== 'in_progress' || !isSearchType(source.type)) return null;
   const later = (ms: number) => new Date(clock.now().getTime() + ms);
   const problem = (reason: string, message: string, options: { fail?: boolean; page?: number } = {}) =>
     noteProblem(db, teamId, uuid, {
@@ -280,7 +325,18 @@ export async function runDataSource(
     SEARCH_TYPES[source.type] === 'companies' ? 'company' : 'lead',
   );
 
-  for (let pages = 0; pages < deps.pagesPerRun; pages++) {
+  const search = { type: source.type as SearchType, url: source.payload.url ?? null };
+  const remaining = () =>
+    source.payload.contacts_limit
+      ? source.payload.contacts_limit - source.saved_records
+      : Number.POSITIVE_INFINITY;
+  // Read up to pagesPerRun pages (each a claim on the sender's read budget), then save them together.
+  const pages: SearchPage[] = [];
+  let next: Date | null = null;
+  let failure: { reason: ReadFailureReason; message: string; retryAfterMs?: number; page: number } | null =
+    null;
+  let read = 0;
+  while (pages.length < deps.pagesPerRun) {
     const now = clock.now();
     const claim = await claimRead(db, {
       teamId,
@@ -290,38 +346,45 @@ export async function runDataSource(
       now,
       random: random(),
     });
-    if (!claim.ok) return claim.retryAt;
-    const search = { type: source.type as SearchType, url: source.payload.url ?? null };
-    const outcome = await reader.searchPage(
-      { teamId, senderProfileUuid: sender, at: now },
-      search,
-      source.next_page,
-    );
-    if (!outcome.ok) {
-      if (isPassingFailure(outcome.reason)) {
-        await problem(outcome.reason, outcome.message, { page: source.next_page });
-        return later(outcome.retryAfterMs ?? deps.waitMs);
-      }
-      if (isSeatFailure(outcome.reason)) {
-        await problem(outcome.reason, outcome.message, { page: source.next_page });
-        if (outcome.reason !== 'no_channel') await seatLoggedOut(db, teamId, sender, outcome.message, now);
-        return later(deps.waitMs);
-      }
-      await problem(outcome.reason, outcome.message, { fail: true, page: source.next_page });
-      return null;
+    if (!claim.ok) {
+      next = claim.retryAt;
+      break;
     }
+    const page = source.next_page + pages.length;
+    const outcome = await reader.searchPage({ teamId, senderProfileUuid: sender, at: now }, search, page);
+    if (!outcome.ok) {
+      failure = { ...outcome, page };
+      break;
+    }
+    pages.push(outcome.value);
+    read += outcome.value.kind === 'people' ? outcome.value.people.length : outcome.value.companies.length;
+    if (!outcome.value.hasMore || read >= remaining()) break;
+  }
+
+  if (pages.length > 0) {
     const current = source;
     const saved = await db
       .transaction()
-      .execute((trx) => savePage(trx, current, outcome.value, stageUuid, now));
+      .execute((trx) => savePages(trx, current, pages, stageUuid, clock.now()));
     // Paused, edited or deleted meanwhile: the next run looks at it again (and stops unless in progress).
     if (saved === 'changed') return clock.now();
     if (saved.status !== 'in_progress') return null;
-    const next = await selectDataSource(db, teamId, uuid);
-    if (!next || next.status !== 'in_progress') return null;
-    source = next;
   }
-  return clock.now();
+  if (failure) {
+    if (isPassingFailure(failure.reason)) {
+      await problem(failure.reason, failure.message, { page: failure.page });
+      return later(failure.retryAfterMs ?? deps.waitMs);
+    }
+    if (isSeatFailure(failure.reason)) {
+      await problem(failure.reason, failure.message, { page: failure.page });
+      const issue = { teamId, senderProfileUuid: sender, reason: failure.reason, message: failure.message };
+      await db.transaction().execute((trx) => markSeatReadIssue(trx, { ...issue, at: clock.now() }));
+      return later(deps.waitMs);
+    }
+    await problem(failure.reason, failure.message, { fail: true, page: failure.page });
+    return null;
+  }
+  return next ?? clock.now();
 }
 
 export function dataSourceJobHandler(deps: DataSourceRunnerDeps) {
