@@ -12,7 +12,11 @@ import { createAiTemplatesService } from './modules/ai-templates/ai-templates.se
 import { createAttachmentsService } from './modules/attachments/attachments.service.js';
 import { createBlacklistsService } from './modules/blacklists/blacklists.service.js';
 import { createBrowsersService } from './modules/browsers/browsers.service.js';
-import { createChromiumDriver, createChromiumReader } from './modules/browsers/chromium/chromium-driver.js';
+import {
+  createChromiumDriver,
+  createChromiumInbox,
+  createChromiumReader,
+} from './modules/browsers/chromium/chromium-driver.js';
 import { createSeatBrowsers, type SeatBrowsers } from './modules/browsers/chromium/seat-browsers.js';
 import { createLiveView } from './modules/browsers/live-view/live-view.service.js';
 import { runBulkOperationHandler } from './modules/bulk-operations/bulk-operations.jobs.js';
@@ -327,7 +331,14 @@ export function linkedInMessageDeps(deps: ServiceDeps, log?: Logger, options: En
     clock: deps.clock,
     log: logger,
     drivers: createChannelDrivers(deps, logger, options),
-    inboxes: createInboxRegistry(deps.db, { sandbox: () => createSandboxInbox(deps.db) }),
+    inboxes: createInboxRegistry(deps.db, {
+      sandbox: () => createSandboxInbox(deps.db),
+      chromium: (seat) =>
+        createChromiumInbox(
+          { teamId: seat.team_id, seatId: seat.id },
+          { browsers: seatBrowsersOf(deps, logger), baseUrl: deps.config.linkedin.baseUrl, logger },
+        ),
+    }),
     limits: senderActionLimits,
     reconcileAfterMs: deps.config.engine.reconcileAfterMs,
     maxAttempts: deps.config.engine.maxAttempts,

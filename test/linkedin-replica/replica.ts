@@ -458,6 +458,22 @@ export async function startReplica(initial: ReplicaState = seedState()): Promise
           .join('');
         return send(200, page('Skills', `<ul>${items}</ul>`, me));
       }
+      if (path === '/messaging/') {
+        // The inbox: every conversation of the account with its messages (a test adds the contacts'
+        // replies to state.threads with from "them").
+        const threads = Object.entries(state.threads[me] ?? {})
+          .map(
+            ([slug, messages]) =>
+              `<li data-field="conversation" data-person="${esc(slug)}"><a href="/in/${esc(slug)}/">${esc(slug)}</a><ul>${messages
+                .map(
+                  (m, i) =>
+                    `<li data-field="message" data-from="${m.from}" data-index="${i}"><time datetime="${m.at}">${m.at}</time>${m.subject ? `<h4 data-field="message-subject">${esc(m.subject)}</h4>` : ''}<p data-field="message-body">${esc(m.text)}</p></li>`,
+                )
+                .join('')}</ul></li>`,
+          )
+          .join('');
+        return send(200, page('Messaging', `<ul>${threads}</ul>`, me));
+      }
       if (path === '/messaging/compose/') {
         const p = person(url.searchParams.get('recipient') ?? '');
         if (!p) return redirect('/404/');

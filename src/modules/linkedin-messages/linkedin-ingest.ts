@@ -28,11 +28,12 @@ async function matchContacts(
   }));
   const result = await sql<Matched>`
     select v.i, coalesce(
-      (select l.uuid from leads l where l.team_id = ${teamId} and l.uuid = v.lead_uuid),
-      (select l.uuid from leads l where l.team_id = ${teamId} and l.ln_member_id = v.ln_member_id),
-      (select l.uuid from leads l where l.team_id = ${teamId} and l.ln_id = v.ln_id),
-      (select l.uuid from leads l where l.team_id = ${teamId} and l.sn_id = v.sn_id),
-      (select l.uuid from leads l where l.team_id = ${teamId} and l.linkedin = v.linkedin)
+      (select l.uuid from leads l where v.lead_uuid is not null and l.team_id = ${teamId} and l.uuid = v.lead_uuid),
+      (select l.uuid from leads l
+        where v.ln_member_id is not null and l.team_id = ${teamId} and l.ln_member_id = v.ln_member_id),
+      (select l.uuid from leads l where v.ln_id is not null and l.team_id = ${teamId} and l.ln_id = v.ln_id),
+      (select l.uuid from leads l where v.sn_id is not null and l.team_id = ${teamId} and l.sn_id = v.sn_id),
+      (select l.uuid from leads l where v.linkedin is not null and l.team_id = ${teamId} and l.linkedin = v.linkedin)
     ) as lead_uuid
     from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
       as v(i int, lead_uuid uuid, ln_member_id bigint, ln_id text, sn_id text, linkedin text)

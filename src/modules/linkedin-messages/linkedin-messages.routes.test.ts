@@ -102,6 +102,29 @@ describe('POST /flows/api/linkedin-messages', () => {
     expect(listed.json().data.map((m: { uuid: string }) => m.uuid)).toContain(body.uuid);
   });
 
+  it('composes the text from an AI template for the contact when text is left out', async () => {
+    const template = await ctx.request(alice, {
+      method: 'POST',
+      url: '/flows/api/ai-templates',
+      payload: { name: 'Hello', type: 'message', is_public: 1, body: 'Hi {{first_name}}, good to meet you.' },
+    });
+    expect(template.statusCode, template.body).toBe(201);
+    const res = await post(alice, {
+      sender_profile_uuid: senderUuid,
+      lead_uuid: leadUuid,
+      template_uuid: template.json().uuid,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({
+      text: 'Hi Ann, good to meet you.',
+      template_uuid: template.json().uuid,
+    });
+    expect(
+      (await ctx.request(alice, { method: 'DELETE', url: `/flows/api/linkedin-messages/${res.json().uuid}` }))
+        .statusCode,
+    ).toBe(204);
+  });
+
   it('refuses bodies it cannot send, naming the field', async () => {
     const base = { sender_profile_uuid: senderUuid, lead_uuid: leadUuid };
     const cases: Array<[Record<string, unknown>, string]> = [

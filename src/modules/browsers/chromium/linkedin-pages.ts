@@ -99,6 +99,7 @@ export function linkedInUrls(baseUrl: string) {
     profile: (handle: string) => `${base}/in/${enc(handle)}/`,
     recentActivity: (handle: string) => `${base}/in/${enc(handle)}/recent-activity/all/`,
     skills: (handle: string) => `${base}/in/${enc(handle)}/details/skills/`,
+    inbox: () => `${base}/messaging/`,
     compose: (handle: string) => `${base}/messaging/compose/?recipient=${enc(handle)}`,
     inmail: (handle: string) => `${base}/messaging/compose/?recipient=${enc(handle)}&inmail=true`,
     sentInvitations: () => `${base}/mynetwork/invitation-manager/sent/`,
@@ -198,6 +199,9 @@ export const SELECTORS = {
     event: 'li[data-field="message"]',
     eventFromMe: 'li[data-field="message"][data-from="me"]',
     eventBody: '[data-field="message-body"]',
+    /** The inbox's conversations (with the other member's nickname) and their messages. */
+    conversation: 'li[data-field="conversation"]',
+    eventSubject: '[data-field="message-subject"]',
   },
   invitations: {
     card: 'li[data-field="invitation"]',
