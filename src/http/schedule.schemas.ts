@@ -1,6 +1,7 @@
 // The schedule object of flows and sender profiles on the wire (checks JSON Schema cannot state live in
 // src/lib/schedule.ts: call assertValidSchedule after validation).
 import { Type } from 'typebox';
+import { TimeZone } from './schemas.js';
 
 export const TimeBlockSchema = Type.Object(
   {
@@ -21,9 +22,8 @@ export const TimeBlockSchema = Type.Object(
 
 export const ScheduleSchema = Type.Object(
   {
-    timezone: Type.String({
+    timezone: TimeZone({
       minLength: 1,
-      maxLength: 64,
       description: 'IANA time zone, e.g. "Europe/Berlin"',
       examples: ['Europe/Berlin'],
     }),

@@ -53,7 +53,10 @@ export function openObjects(schema: unknown, path = 'body'): string[] {
   const problems: string[] = [];
   walk(schema, path, (node, at) => {
     if ('$ref' in node) problems.push(`${at} is a $ref; inline the schema so the rule can check it`);
-    if (isObjectSchema(node)) {
+    // A branch without a type under anyOf/oneOf/not only constrains the object it belongs to ("at least
+    // one of ids or all"); it declares no object of its own.
+    const constraintOnly = !('type' in node) && /(\.(anyOf|oneOf)\[\d+\]|\.not)$/.test(at);
+    if (isObjectSchema(node) && !constraintOnly) {
       const extra = node.additionalProperties;
       const declaredMap = 'patternProperties' in node || (typeof extra === 'object' && extra !== null);
       if (extra !== false && !declaredMap) {

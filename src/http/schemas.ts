@@ -1,5 +1,12 @@
 // Schema pieces every module uses: identifiers, the error body, the list envelope and list parameters.
-import { type Static, type TNumberOptions, type TSchema, Type } from 'typebox';
+import {
+  type Static,
+  type TNumberOptions,
+  type TProperties,
+  type TSchema,
+  type TStringOptions,
+  Type,
+} from 'typebox';
 import { type ErrorReason, errorReasons } from '../lib/errors.js';
 import { INT32_MAX, MAX_ID, MAX_LIMIT, MAX_OFFSET, type SortSpec } from '../lib/pagination.js';
 
@@ -16,6 +23,38 @@ export const Uuid = (description?: string) =>
   Type.String({ format: 'uuid', ...(description ? { description } : {}) });
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/**
+ * The e-mail rule of lib/normalize.ts (something@host.tld, no spaces; surrounding blanks are trimmed and a
+ * blank value means none), as a pattern, so the document states exactly what is refused.
+ */
+export const EMAIL_PATTERN = '^\\s*(?:[^\\s@]+@[^\\s@]+\\.[^\\s@]+)?\\s*$';
+
+/** An e-mail address as the service reads it (see EMAIL_PATTERN). */
+export const EmailText = (options: TStringOptions = {}) =>
+  Type.String({ maxLength: 320, pattern: EMAIL_PATTERN, ...options });
+
+/**
+ * Holds a LinkedIn profile id "ACoA…" (alone or in a profile URL or URN), or is blank (none). The service
+ * parses the whole reference (lib/linkedin.ts); this states the part a client must get right.
+ */
+export const LN_ID_PATTERN = '^\\s*$|ACoA[A-Za-z0-9_-]{4,}';
+/** The same for a Sales Navigator id "ACwA…". */
+export const SN_ID_PATTERN = '^\\s*$|ACwA[A-Za-z0-9_-]{4,}';
+
+/** An IANA time zone name, checked like the service does (http/formats.ts). */
+export const TimeZone = (options: TStringOptions = {}) =>
+  Type.String({ maxLength: 64, format: 'time-zone', ...options });
+
+/** A domain or website URL the domain normaliser can read (http/formats.ts). */
+export const Website = (options: TStringOptions = {}) =>
+  Type.String({ maxLength: 2048, format: 'website', ...options });
+
+/** An ISO 8601 date (YYYY-MM-DD, a whole day) or date-time. */
+export const DateOrDateTime = (description?: string) =>
+  Type.Union([Type.String({ format: 'date' }), Type.String({ format: 'date-time' })], {
+    ...(description ? { description } : {}),
+  });
 
 /** ISO 8601 timestamp on the wire; handlers may return a Date (the serializer formats it). */
 export const DateTime = (description?: string) =>
@@ -87,7 +126,11 @@ export const ListQuery = (sort: SortSpec, filterFields: string[] = [], extra: Re
   Type.Object({
     ...pageFields(sort),
     ...(filterFields.length > 0
-      ? { filter: Type.Optional(Type.Unknown({ description: filterDescription(filterFields) })) }
+      ? {
+          filter: Type.Optional(
+            Type.Record(Type.String(), Type.Unknown(), { description: filterDescription(filterFields) }),
+          ),
+        }
       : {}),
     ...extra,
   });
@@ -127,3 +170,71 @@ export function withExample<T extends TSchema>(schema: T, example: Static<T>): T
 }
 
 export const NoContent = Type.Null({ description: 'No content' });
+
+/** Selection keys every "which records" object understands besides the resource's filter keys. */
+const SELECTION_KEYS = ['ids', 'all', 'excludeIds', 'exclude_ids'];
+
+/**
+ * Which records a count, export or mass action is about (leads/leads.selection.ts and
+ * files/export-selection.ts read it): `ids`, `all`, `excludeIds` and the resource's filter keys, combined
+ * with AND. At least one of ids, all: true or a filter key is required (the anyOf), so an empty object
+ * never acts on the whole team by accident. `extraKeys` are further selection keys that narrow on their
+ * own (contacts: `leadFilter`).
+ */
+export function Selection(what: string, filterKeys: readonly string[], extraKeys: string[] = []) {
+  const uuids = (description: string) =>
+    Type.Optional(Nullable(Type.Array(Uuid(), { maxItems: 100_000, description })));
+  const narrowing = [
+    { required: ['ids'], properties: { ids: { type: 'array' } } },
+    { required: ['all'], properties: { all: { const: true } } },
+    ...extraKeys.map((key) => ({ required: [key], properties: { [key]: { not: { type: 'null' } } } })),
+    { not: { propertyNames: { enum: [...SELECTION_KEYS, ...extraKeys] } } },
+  ];
+  return Type.Unsafe<Record<string, unknown>>({
+    ...Type.Object(
+      {
+        ids: uuids(`These ${what} (ignored with all: true)`),
+        all: Type.Optional(
+          Type.Boolean({ description: `true: every ${what.replace(/s$/, '')} of the team` }),
+        ),
+        excludeIds: uuids(`${what} to leave out`),
+        exclude_ids: uuids('Alias of excludeIds'),
+        ...Object.fromEntries(
+          extraKeys.map((key) => [
+            key,
+            Type.Optional(
+              Nullable(Type.Record(Type.String(), Type.Unknown(), { description: 'A filter object' })),
+            ),
+          ]),
+        ),
+      },
+      {
+        additionalProperties: Type.Unknown({ description: 'A filter key and its value' }),
+        description:
+          `Which ${what}: {"ids": [...]}, {"all": true} (optionally with "excludeIds": [...]) and/or filter keys ` +
+          `(${filterKeys.join(', ')}), combined with AND. At least one of ids, all: true or a filter key is required.`,
+      },
+    ),
+    anyOf: narrowing,
+    'x-message': `needs ids, all: true or a filter key (${filterKeys.slice(0, 3).join(', ')}, ...) to say which ${what}`,
+  });
+}
+
+/**
+ * A body whose `type` decides the shape of the rest (a mass action and its payload): one closed object
+ * per type, as `oneOf` with an OpenAPI discriminator, so generated clients and validators see each type's
+ * own payload. A wrong `type` is answered with the list of types; a wrong payload with that type's errors.
+ */
+export function TypedBody<T extends Record<string, unknown>>(
+  variants: Record<string, TProperties>,
+  options: { description?: string } = {},
+) {
+  const branches = Object.entries(variants).map(([type, properties]) =>
+    Type.Object({ type: Type.Literal(type), ...properties }, { additionalProperties: false, title: type }),
+  );
+  return Type.Unsafe<T>({
+    oneOf: branches,
+    discriminator: { propertyName: 'type' },
+    ...(options.description ? { description: options.description } : {}),
+  });
+}

@@ -8,6 +8,7 @@ import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { AppError } from '../lib/errors.js';
+import { CUSTOM_FORMATS } from './formats.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -23,6 +24,9 @@ function makeAjv(options: Options): Ajv {
     ...options,
   });
   addFormats(ajv);
+  for (const [name, format] of Object.entries(CUSTOM_FORMATS)) {
+    ajv.addFormat(name, { type: 'string', validate: format.validate });
+  }
   return ajv;
 }
 
@@ -54,6 +58,8 @@ const FORMAT_NAMES: Record<string, string> = {
   hostname: 'a host name',
   ipv4: 'an IPv4 address',
   ipv6: 'an IPv6 address',
+  'time-zone': 'an IANA time zone such as Europe/Berlin',
+  website: 'a domain or website URL such as acme.com',
 };
 
 const TYPE_NAMES: Record<string, string> = {
@@ -229,12 +235,24 @@ const UNION = new Set(['anyOf', 'oneOf']);
 /** Descriptions of unions, lent to the errors of the one alternative that explains their failure. */
 const unionDescriptions = new WeakMap<ErrorObject, string>();
 
+/** Discriminated unions (`discriminator.propertyName`) whose tag value matched no alternative. */
+const tagErrors = new WeakMap<ErrorObject, { field: string; values: unknown[] }>();
+
+function tagValue(alternative: Schema, tag: string): unknown {
+  return (alternative.properties as Record<string, Schema> | undefined)?.[tag]?.const;
+}
+
+function discriminatorMatches(alternative: Schema, tag: string, data: unknown): boolean {
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return false;
+  return tagValue(alternative, tag) === (data as Record<string, unknown>)[tag];
+}
+
 /**
  * Ajv reports a failed union as one error per alternative plus a summary. When the value has the type of
  * exactly one alternative (an object given for `object | null`), that alternative's errors say what is
  * wrong; otherwise one sentence lists what the union accepts.
  */
-function explain(errors: ErrorObject[]): Array<{ error: ErrorObject; message?: string }> {
+function explain(errors: ErrorObject[]): Array<{ error: ErrorObject; message?: string; field?: string }> {
   const consumed = new Set<ErrorObject>();
   const summaries = new Map<ErrorObject, string>();
   const unions = errors
@@ -248,10 +266,24 @@ function explain(errors: ErrorObject[]): Array<{ error: ErrorObject; message?: s
     consumed.add(union);
     const alternatives = (Array.isArray(union.schema) ? union.schema : []) as Schema[];
     const branchOf = (e: ErrorObject) => e.schemaPath.slice(prefix.length).split('/')[0];
+    const parent = (union.parentSchema ?? {}) as Schema;
+    const tag = (parent.discriminator as { propertyName?: string } | undefined)?.propertyName;
+    const data = union.data as Record<string, unknown> | undefined;
     const close = alternatives
-      .map((alternative, index) => (typeMatches(alternative, union.data) ? String(index) : undefined))
+      .map((alternative, index) =>
+        (tag ? discriminatorMatches(alternative, tag, data) : typeMatches(alternative, union.data))
+          ? String(index)
+          : undefined,
+      )
       .filter((index) => index !== undefined);
-    if (close.length === 1) {
+    if (tag && close.length === 0 && data && typeof data === 'object') {
+      // No alternative has this tag: the tag is what is wrong.
+      for (const e of inner) consumed.add(e);
+      tagErrors.set(union, { field: tag, values: alternatives.map((a) => tagValue(a, tag)) });
+    } else if (typeof parent['x-message'] === 'string' && close.length !== 1) {
+      for (const e of inner) consumed.add(e);
+      summaries.set(union, parent['x-message']);
+    } else if (close.length === 1) {
       const description = (union.parentSchema as Schema | undefined)?.description;
       for (const e of inner) {
         if (branchOf(e) !== close[0]) consumed.add(e);
@@ -262,22 +294,37 @@ function explain(errors: ErrorObject[]): Array<{ error: ErrorObject; message?: s
       summaries.set(union, unionMessage(alternatives));
     }
   }
-  const out: Array<{ error: ErrorObject; message?: string }> = [];
+  const out: Array<{ error: ErrorObject; message?: string; field?: string }> = [];
+  // "Needs at least one of" summaries (x-message) come last: a wrong value explains more.
+  const late: typeof out = [];
   for (const error of errors) {
+    const tagError = tagErrors.get(error);
+    if (tagError) {
+      const prefix = fieldPath(error);
+      const values = tagError.values.filter((value) => value !== undefined);
+      out.push({
+        error,
+        field: prefix ? `${prefix}.${tagError.field}` : tagError.field,
+        message: `must be ${literalList(values)}`,
+      });
+      continue;
+    }
     const summary = summaries.get(error);
-    if (summary) out.push({ error, message: summary });
+    if (summary && typeof (error.parentSchema as Schema | undefined)?.['x-message'] === 'string')
+      late.push({ error, message: summary });
+    else if (summary) out.push({ error, message: summary });
     else if (!consumed.has(error) && !UNION.has(error.keyword)) out.push({ error });
     else if (error.keyword === 'oneOf' && !consumed.has(error)) out.push({ error });
   }
-  return out;
+  return [...out, ...late];
 }
 
 /** Turns Ajv errors into our 422 body: a readable message and field path → messages. */
 export function validationFailure(errors: ErrorObject[], part: string | undefined): AppError {
   const data: Record<string, string[]> = {};
   const partName = PART_NAMES[part ?? 'body'] ?? 'body';
-  for (const { error, message: summary } of explain(errors)) {
-    const field = fieldPath(error);
+  for (const { error, message: summary, field: tagField } of explain(errors)) {
+    const field = tagField ?? fieldPath(error);
     const message = summary ? `${field || partName} ${summary}.` : describe(error, field || partName);
     const key = field || partName;
     const messages = data[key] ?? [];

@@ -361,8 +361,9 @@ export async function startReplica(initial: ReplicaState = seedState()): Promise
           }
           pendingLogins.delete(form.get('challengeId') ?? '');
           const token = issueSession(slug);
+          // LinkedIn sends SameSite=None; Secure - over the replica's plain http Chromium would drop that.
           return redirect('/feed/', {
-            'set-cookie': [`li_at=${token}; Path=/; HttpOnly; SameSite=None; Max-Age=31536000`],
+            'set-cookie': [`li_at=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000`],
           });
         }
         return send(

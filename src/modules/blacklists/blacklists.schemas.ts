@@ -1,5 +1,15 @@
 import { Type } from 'typebox';
-import { DateTime, Envelope, ListQuery, MAX_ID, Nullable, Uuid, withExample } from '../../http/schemas.js';
+import {
+  DateTime,
+  EmailText,
+  Envelope,
+  ListQuery,
+  LN_ID_PATTERN,
+  Nullable,
+  Uuid,
+  Website,
+  withExample,
+} from '../../http/schemas.js';
 import {
   blacklistSort,
   companiesBlacklistFilterFields,
@@ -60,10 +70,20 @@ const text = (description: string, maxLength = 500) =>
 export const CreateLeadsBlacklistBody = Type.Object(
   {
     linkedin: text('Profile URL, public nickname or ACoA… profile id'),
-    ln_id: text('LinkedIn profile id (ACoA…)'),
-    email: text('E-mail address (matches work and personal e-mail)', 320),
-    work_email: text('Accepted as email', 320),
-    personal_email: text('Accepted as email', 320),
+    ln_id: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 500,
+          pattern: LN_ID_PATTERN,
+          description: 'LinkedIn profile id (ACoA…), or a profile URL or URN holding one',
+        }),
+      ),
+    ),
+    email: Type.Optional(
+      Nullable(EmailText({ description: 'E-mail address (matches work and personal e-mail)' })),
+    ),
+    work_email: Type.Optional(Nullable(EmailText({ description: 'Accepted as email' }))),
+    personal_email: Type.Optional(Nullable(EmailText({ description: 'Accepted as email' }))),
     name: text('Full name (matched case-insensitively)', 255),
     company_name: text('Company name (matched case-insensitively)', 255),
   },
@@ -79,12 +99,20 @@ export const CreateCompaniesBlacklistBody = Type.Object(
     linkedin: text('Company page URL, page slug or numeric company id'),
     ln_id: Type.Optional(
       Nullable(
-        Type.Union([Type.Integer({ minimum: 1, maximum: MAX_ID }), Type.String({ maxLength: 20 })], {
-          description: 'Numeric LinkedIn company id',
-        }),
+        Type.Union(
+          [
+            Type.Integer({ minimum: 1, maximum: 999_999_999_999_999 }),
+            Type.String({ maxLength: 20, pattern: '^\\s*[1-9]\\d{0,14}\\s*$' }),
+          ],
+          { description: 'Numeric LinkedIn company id (1 to 15 digits)' },
+        ),
       ),
     ),
-    domain: text('Domain, website URL or e-mail address; stored as the host, e.g. acme.com', 2048),
+    domain: Type.Optional(
+      Nullable(
+        Website({ description: 'Domain, website URL or e-mail address; stored as the host, e.g. acme.com' }),
+      ),
+    ),
     name: text('Company name (matched case-insensitively)', 255),
   },
   {

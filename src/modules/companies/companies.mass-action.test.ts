@@ -176,15 +176,16 @@ describe('PUT /leads/api/companies/mass-action', () => {
 
   it.each([
     [{ type: 'company_explode', filter: { all: true } }, 'type', 'company_add_tags'],
-    [{ type: 'company_add_tags', filter: { all: true } }, 'payload.tag_uuids', 'tag_uuid'],
-    [{ type: 'company_replace_tags', payload: {}, filter: { all: true } }, 'payload.tag_uuids', 'tag_uuids'],
+    [{ type: 'company_add_tags', filter: { all: true } }, 'payload', 'required'],
+    [{ type: 'company_add_tags', payload: { tag_uuids: [] }, filter: { all: true } }, 'payload', 'tag_uuid'],
+    [{ type: 'company_replace_tags', payload: {}, filter: { all: true } }, 'payload', 'tag_uuids'],
     [
-      { type: 'company_change_pipeline_stage', filter: { all: true } },
+      { type: 'company_change_pipeline_stage', payload: {}, filter: { all: true } },
       'payload.pipeline_stage_uuid',
       'required',
     ],
     [{ type: 'company_delete', filter: {} }, 'filter', 'ids'],
-    [{ type: 'company_delete', filter: { ids: ['x'] } }, 'filter.ids', 'UUIDs'],
+    [{ type: 'company_delete', filter: { ids: ['x'] } }, 'filter.ids.0', 'UUID'],
     [{ type: 'company_delete', filter: { all: 'yes' } }, 'filter.all', 'true or false'],
     [{ type: 'company_delete', filter: { colour: 'red' } }, 'filter.colour', 'Accepted keys'],
     [{ type: 'company_delete' }, 'filter', 'required'],

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
 import {
   DateTime,
   Envelope,
@@ -7,7 +7,10 @@ import {
   MAX_ID,
   Nullable,
   SearchBody,
+  Selection,
+  TypedBody,
   Uuid,
+  Website,
   withExample,
 } from '../../http/schemas.js';
 import { BulkOperation } from '../bulk-operations/bulk-operations.schemas.js';
@@ -16,6 +19,7 @@ import { COMPANY_LINKEDIN_STATUSES, COMPANY_STATUSES, NETWORK_TYPES } from './co
 import { COMPANY_FILTER_KEYS, companySort } from './companies.filter.js';
 
 const text = (description: string) => Nullable(Type.String({ description }));
+const website = (description: string) => Nullable(Website({ description }));
 const integer = (description: string) => Nullable(Type.Integer({ description }));
 const count = (description: string) =>
   Nullable(Type.Integer({ minimum: 0, maximum: INT32_MAX, description }));
@@ -95,7 +99,7 @@ const stageInput = Uuid('Pipeline stage (a company stage of your team)');
 /** Writable fields shared by create and update (null clears on update). */
 const writable = {
   name: Type.Optional(text('Company name')),
-  domain: Type.Optional(text('Website domain or URL; stored as the bare domain')),
+  domain: Type.Optional(website('Website domain or URL; stored as the bare domain')),
   website: Type.Optional(text('Website URL; when no domain is given, the domain is taken from it')),
   linkedin: Type.Optional(linkedinInput),
   ln_id: Type.Optional(lnIdInput),
@@ -185,8 +189,8 @@ const LookupCriterion = Type.Object(
   {
     ln_id: Type.Optional(lnIdInput),
     linkedin: Type.Optional(linkedinInput),
-    website: Type.Optional(text('Website URL; its domain is compared')),
-    domain: Type.Optional(text('Domain (a URL is reduced to its domain)')),
+    website: Type.Optional(website('Website URL; its domain is compared')),
+    domain: Type.Optional(website('Domain (a URL is reduced to its domain)')),
     name: Type.Optional(text('Exact name, case-insensitive (the least precise criterion)')),
   },
   { additionalProperties: false },
@@ -231,30 +235,55 @@ export const COMPANY_MASS_ACTIONS = [
 ] as const;
 export type CompanyMassAction = (typeof COMPANY_MASS_ACTIONS)[number];
 
-export const MassActionBody = Type.Object(
-  {
-    type: Type.Enum([...COMPANY_MASS_ACTIONS], { description: 'The action' }),
-    payload: Type.Optional(
-      Nullable(
-        Type.Object(
-          {
-            tag_uuid: Type.Optional(Uuid('One tag (add/remove tags)')),
-            tag_uuids: Type.Optional(
-              Type.Array(Uuid(), { maxItems: 100, description: 'Tags (add/remove/replace)' }),
-            ),
-            pipeline_stage_uuid: Type.Optional(Uuid('Target stage (change pipeline stage)')),
-          },
-          { additionalProperties: false },
-        ),
-      ),
+/** Which companies: at least one of ids, all: true or a company filter key. */
+export const CompanySelection = Selection('companies', COMPANY_FILTER_KEYS);
+
+const tagsPayload = (description: string, needs: object) =>
+  Type.Unsafe<MassActionPayloadInput>({
+    ...Type.Object(
+      {
+        tag_uuid: Type.Optional(Uuid('One tag of your team')),
+        tag_uuids: Type.Optional(Type.Array(Uuid(), { maxItems: 100, description: 'Tags of your team' })),
+      },
+      { additionalProperties: false, description },
     ),
-    filter: Type.Record(Type.String(), Type.Unknown(), {
-      description:
-        'Which companies: {"ids": [...]}, {"all": true} or company filter keys; optional "excludeIds". ' +
-        'Blacklisted companies are always skipped',
-    }),
-  },
-  { additionalProperties: false },
+    ...needs,
+  });
+type MassActionPayloadInput = { tag_uuid?: string; tag_uuids?: string[]; pipeline_stage_uuid?: string };
+/** At least one tag: tag_uuid, or a non-empty tag_uuids. */
+const someTag = {
+  anyOf: [
+    { required: ['tag_uuid'] },
+    { required: ['tag_uuids'], properties: { tag_uuids: { minItems: 1 } } },
+  ],
+  'x-message': 'needs tag_uuid or a non-empty tag_uuids',
+};
+
+export const MassActionBody = TypedBody<{
+  type: CompanyMassAction;
+  payload?: MassActionPayloadInput | null;
+  filter: Record<string, unknown>;
+}>(
+  Object.fromEntries(
+    Object.entries({
+      company_add_tags: tagsPayload('Tags to add', someTag),
+      company_remove_tags: tagsPayload('Tags to remove', someTag),
+      company_replace_tags: tagsPayload('The tags the companies end up with (an empty list removes all)', {
+        minProperties: 1,
+      }),
+      company_change_pipeline_stage: Type.Object(
+        { pipeline_stage_uuid: Uuid('Target stage (a company stage of your team)') },
+        { additionalProperties: false },
+      ),
+      company_delete: Type.Optional(
+        Nullable(Type.Object({}, { additionalProperties: false, description: 'Nothing' })),
+      ),
+    } satisfies Record<CompanyMassAction, TSchema>).map(([type, payload]) => [
+      type,
+      { payload, filter: CompanySelection },
+    ]),
+  ),
+  { description: 'A mass action over the selected companies (blacklisted ones are skipped)' },
 );
 
 export const MassActionResponse = Type.Object({

@@ -117,7 +117,7 @@ export function exportColumns(
     if (!column) {
       throw invalidField(
         `fields.${index}`,
-        `fields.${index}: "${field}" is not an export column. Columns: ${all.map((col) => col.header).join(', ')}.`,
+        `fields.${index}: "${field}" is neither a standard export column nor one of your custom fields. Columns: ${all.map((col) => col.header).join(', ')}.`,
       );
     }
     return column;

@@ -4,7 +4,8 @@ import { errorResponse } from '../../http/openapi.js';
 import { UuidParams } from '../../http/schemas.js';
 import { exportFilterFields } from './exports.repository.js';
 import {
-  CreateExportBody,
+  CreateCompaniesExportBody,
+  CreateLeadsExportBody,
   DownloadBody,
   FileExport,
   FileExportPage,
@@ -33,7 +34,7 @@ export const fileExportsRoutes: FastifyPluginAsyncTypebox<{ files: FilesService 
         description:
           `${exportHelp} Columns: the standard contact fields, list_name, pipeline_stage_name, tags (names joined ` +
           'by ", ") and one column per custom field named by the field. Event: contact_exported per contact.',
-        body: CreateExportBody,
+        body: CreateLeadsExportBody,
         response: { 200: FileExport },
       },
     },
@@ -53,7 +54,7 @@ export const fileExportsRoutes: FastifyPluginAsyncTypebox<{ files: FilesService 
         description:
           `${exportHelp} Columns: the standard company fields, pipeline_stage_name, lists and tags (names joined by ` +
           '", ") and one column per custom field. Event: account_exported per company.',
-        body: CreateExportBody,
+        body: CreateCompaniesExportBody,
         response: { 200: FileExport },
       },
     },

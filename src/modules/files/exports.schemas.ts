@@ -1,6 +1,10 @@
-import { Type } from 'typebox';
-import { DateTime, Envelope, ListQuery, Nullable, Uuid, withExample } from '../../http/schemas.js';
+import { type TSchema, Type } from 'typebox';
+import { DateTime, Envelope, ListQuery, Nullable, Selection, Uuid, withExample } from '../../http/schemas.js';
+import { COMPANY_FILTER_KEYS } from '../companies/companies.filter.js';
+import { LEAD_FILTER_KEYS } from '../leads/leads.filter.js';
+import { standardColumns } from './export-columns.js';
 import { exportFilterFields, exportSort } from './exports.repository.js';
+import type { ExportType } from './files.tables.js';
 
 export const FileExport = Type.Object(
   {
@@ -33,23 +37,39 @@ export const FileExport = Type.Object(
 export const FileExportPage = Envelope(FileExport);
 export const FileExportsQuery = ListQuery(exportSort, Object.keys(exportFilterFields));
 
-export const CreateExportBody = Type.Object(
-  {
-    filter: Type.Record(Type.String(), Type.Unknown(), {
-      description:
-        'Which records: {"all": true} for all of them, {"ids": [...]}, and/or search filter keys (the same language ' +
-        'as POST /leads/api/leads/search or /leads/api/companies/list); "excludeIds" leaves records out.',
+/** The `fields` of an export: standard columns of the type, or custom field names of the team. */
+export const ExportFields = (type: ExportType) =>
+  Type.Array(
+    Type.Unsafe<string>({
+      anyOf: [
+        { type: 'string', enum: standardColumns(type).map((column) => column.header) },
+        {
+          type: 'string',
+          minLength: 1,
+          description: 'The name of one of your custom fields (case and surrounding blanks do not matter)',
+        },
+      ],
     }),
-    fields: Type.Optional(
-      Type.Array(Type.String({ minLength: 1 }), {
-        minItems: 1,
-        maxItems: 200,
-        description:
-          'Columns to write, in this order (default: every standard column, then one per custom field)',
-      }),
-    ),
-  },
-  { additionalProperties: false },
+    {
+      minItems: 1,
+      maxItems: 200,
+      description:
+        'Columns to write, in this order (default: every standard column, then one per custom field)',
+    },
+  );
+
+const exportBody = <T extends TSchema>(filter: T, type: ExportType) =>
+  Type.Object({ filter, fields: Type.Optional(ExportFields(type)) }, { additionalProperties: false });
+
+/** Body of a contacts export: the selection language of POST /leads/api/leads/search (and mass actions). */
+export const CreateLeadsExportBody = exportBody(
+  Selection('contacts', LEAD_FILTER_KEYS, ['leadFilter']),
+  'contact_export_csv',
+);
+/** Body of a companies export: the selection language of POST /leads/api/companies/list. */
+export const CreateCompaniesExportBody = exportBody(
+  Selection('companies', COMPANY_FILTER_KEYS),
+  'account_export_csv',
 );
 
 export const DownloadBody = Type.Object(
@@ -62,5 +82,6 @@ export const DownloadBody = Type.Object(
   { additionalProperties: false },
 );
 
-withExample(CreateExportBody, { filter: { all: true }, fields: ['name', 'work_email', 'company_name'] });
+withExample(CreateLeadsExportBody, { filter: { all: true }, fields: ['name', 'work_email', 'company_name'] });
+withExample(CreateCompaniesExportBody, { filter: { all: true }, fields: ['name', 'domain'] });
 withExample(DownloadBody, { uuid: '0190f000-0000-7000-8000-000000000001' });

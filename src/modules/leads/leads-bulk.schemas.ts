@@ -1,9 +1,9 @@
-import { Type } from 'typebox';
-import { Nullable, Uuid, withExample } from '../../http/schemas.js';
+import { type TSchema, Type } from 'typebox';
+import { DateOrDateTime, Nullable, Selection, TypedBody, Uuid, withExample } from '../../http/schemas.js';
 import { BulkOperation } from '../bulk-operations/bulk-operations.schemas.js';
-import { FileExport } from '../files/exports.schemas.js';
+import { ExportFields, FileExport } from '../files/exports.schemas.js';
 import { LEAD_FILTER_KEYS } from './leads.filter.js';
-import { LATER_MASS_ACTION_TYPES, MASS_ACTION_TYPES } from './leads.mass-actions.js';
+import { LATER_MASS_ACTION_TYPES, type MASS_ACTION_TYPES } from './leads.mass-actions.js';
 
 const selectionDescription =
   'Which contacts: {"ids": [...]}, {"all": true} (optionally with "excludeIds": [...]), and/or contact ' +
@@ -59,8 +59,8 @@ const GROUP_BY = [
 
 export const LeadMetricsBody = Type.Object(
   {
-    period_from: Type.String({ description: 'Start of the period (ISO 8601 date or date-time)' }),
-    period_to: Type.String({ description: 'End of the period (a bare date includes the whole day)' }),
+    period_from: DateOrDateTime('Start of the period (ISO 8601 date or date-time)'),
+    period_to: DateOrDateTime('End of the period (a bare date includes the whole day)'),
     metrics: Type.Array(Type.Union(METRICS.map((metric) => Type.Literal(metric))), {
       minItems: 1,
       description:
@@ -94,29 +94,113 @@ export const LeadMetrics = Type.Object({
   total: Type.Record(Type.String(), Type.Integer(), { description: 'Requested metric → value' }),
 });
 
-export const MassActionBody = Type.Object(
-  {
-    type: Type.String({
-      description:
-        `Action: ${MASS_ACTION_TYPES.join(', ')}, contact_export_csv (queues a CSV export of the selection and ` +
-        `answers it as "export"). ${LATER_MASS_ACTION_TYPES.join(', ')} answers 422 until ` +
-        'its feature (the inbox) is released.',
-    }),
+/** The selection of a mass action or an export of contacts: at least one of ids, all: true or a filter key. */
+export const ContactSelection = Selection('contacts', LEAD_FILTER_KEYS, ['leadFilter']);
+
+const closed = (properties: Parameters<typeof Type.Object>[0], description: string) =>
+  Type.Object(properties, { additionalProperties: false, description });
+
+const tagsPayload = (what: string) =>
+  closed(
+    {
+      tag_uuid: Type.Optional(Uuid('One tag of your team')),
+      tag_uuids: Type.Optional(
+        Type.Array(Uuid(), { maxItems: 1000, description: 'Tags of your team (used when both are given)' }),
+      ),
+    },
+    `${what}: tag_uuid or tag_uuids`,
+  );
+const requiredTags = (what: string) => ({ ...tagsPayload(what), minProperties: 1 });
+
+/** Each mass action type with its payload (`payload` optional where the action needs nothing). */
+const MASS_ACTION_PAYLOADS = {
+  contact_add_tags: { payload: requiredTags('Tags to add') },
+  contact_remove_tags: { payload: requiredTags('Tags to remove') },
+  contact_replace_tags: { payload: requiredTags('The tags the contacts end up with') },
+  contact_change_list: {
+    payload: closed({ list_uuid: Uuid('List to move the contacts to') }, 'The target list'),
+  },
+  contact_change_pipeline_stage: {
+    payload: closed(
+      { pipeline_stage_uuid: Uuid('Contact pipeline stage to move the contacts to') },
+      'The target stage',
+    ),
+  },
+  contact_change_custom_field: {
+    payload: closed(
+      {
+        custom_field_uuid: Uuid('A contact custom field of your team'),
+        value: Type.Unknown({
+          description: 'The value, checked against the field\u2019s type; null clears it',
+        }),
+      },
+      'The field and its new value',
+    ),
+  },
+  contact_delete: {
+    payload: Type.Optional(Nullable(closed({}, 'Nothing: contact_delete takes no payload'))),
+  },
+  contact_add_to_flow: {
+    payload: closed(
+      {
+        flow_uuid: Uuid('The flow to enrol the contacts in (affected = contacts enrolled)'),
+        contact_source_id: Type.Optional(
+          Nullable(
+            Type.Union(
+              [Type.Integer({ minimum: 0, maximum: 2_147_483_647 }), Type.String({ pattern: '^\\d{1,9}$' })],
+              { description: 'Contact source of the flow (default 1)' },
+            ),
+          ),
+        ),
+      },
+      'The flow',
+    ),
+  },
+  contact_cancel_from_flows: {
     payload: Type.Optional(
       Nullable(
-        Type.Record(Type.String(), Type.Unknown(), {
-          description:
-            'contact_add_tags / contact_remove_tags / contact_replace_tags: {tag_uuid} or {tag_uuids}; ' +
-            'contact_change_list: {list_uuid}; contact_change_pipeline_stage: {pipeline_stage_uuid}; ' +
-            'contact_change_custom_field: {custom_field_uuid, value} (null clears); contact_delete: none; ' +
-            'contact_add_to_flow: {flow_uuid, contact_source_id?} (default 1; affected = contacts enrolled); ' +
-            'contact_cancel_from_flows: {flow_uuids?} (null or absent: every flow; affected = enrollments ended)',
-        }),
+        closed(
+          {
+            flow_uuids: Type.Optional(
+              Nullable(
+                Type.Array(Uuid(), {
+                  maxItems: 1000,
+                  description: 'Flows to end the enrollments in; null or absent: every flow',
+                }),
+              ),
+            ),
+          },
+          'Which flows (affected = enrollments ended)',
+        ),
       ),
     ),
-    filter: Type.Record(Type.String(), Type.Unknown(), { description: selectionDescription }),
   },
-  { additionalProperties: false },
+  contact_export_csv: {
+    payload: Type.Optional(
+      Nullable(
+        closed(
+          {
+            fields: Type.Optional(ExportFields('contact_export_csv')),
+          },
+          'Queues a CSV export of the selection and answers it as "export"',
+        ),
+      ),
+    ),
+  },
+} satisfies Record<(typeof MASS_ACTION_TYPES)[number] | 'contact_export_csv', { payload: TSchema }>;
+
+export const MassActionBody = TypedBody<{ type: string; payload?: unknown; filter: Record<string, unknown> }>(
+  Object.fromEntries(
+    Object.entries(MASS_ACTION_PAYLOADS).map(([type, { payload }]) => [
+      type,
+      { payload, filter: ContactSelection },
+    ]),
+  ),
+  {
+    description:
+      'A mass action over the selected contacts (blacklisted ones are skipped): `type` decides the payload. ' +
+      `${LATER_MASS_ACTION_TYPES.join(', ')} of the hosted service arrives with its feature (the inbox).`,
+  },
 );
 
 export const MassActionResult = Type.Object({

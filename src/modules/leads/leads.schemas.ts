@@ -1,12 +1,17 @@
 import { type TProperties, Type } from 'typebox';
 import {
   DateTime,
+  EmailText,
   Envelope,
   INT32_MAX,
+  LN_ID_PATTERN,
   MAX_ID,
   Nullable,
   SearchBody,
+  SN_ID_PATTERN,
+  TimeZone,
   Uuid,
+  Website,
   withExample,
 } from '../../http/schemas.js';
 import { EMAIL_STATUSES, LEAD_STATUSES, LINKEDIN_STATUSES } from './lead-fields.js';
@@ -103,6 +108,7 @@ export const Lead = Type.Object(
 
 const text = (description: string, maxLength = 2000) =>
   Type.Optional(Nullable(Type.String({ maxLength, description })));
+const email = (description: string) => Type.Optional(Nullable(EmailText({ description })));
 
 /** Create-lead fields shared by create, upsert and update. */
 const standardFields = {
@@ -128,17 +134,40 @@ const standardFields = {
       }),
     ),
   ),
-  ln_id: text('LinkedIn profile id "ACoAA..." (or a URL / URN holding it)'),
-  sn_id: text('Sales Navigator id "ACwAA..." (or a Sales Navigator URL)'),
+  ln_id: Type.Optional(
+    Nullable(
+      Type.String({
+        maxLength: 2000,
+        pattern: LN_ID_PATTERN,
+        description: 'LinkedIn profile id "ACoAA..." (or a URL / URN holding it)',
+      }),
+    ),
+  ),
+  sn_id: Type.Optional(
+    Nullable(
+      Type.String({
+        maxLength: 2000,
+        pattern: SN_ID_PATTERN,
+        description: 'Sales Navigator id "ACwAA..." (or a Sales Navigator URL)',
+      }),
+    ),
+  ),
   linkedin: text('LinkedIn nickname or profile URL'),
   facebook: text('Facebook profile'),
   twitter: text('Twitter/X handle'),
-  email: text(
+  email: email(
     'E-mail; stored as work_email, or as personal_email when work_email is given too (422 when both are)',
   ),
-  work_email: text('Work e-mail'),
-  personal_email: text('Personal e-mail'),
-  domain: text('Company domain (or website): links the contact to the team\u2019s company with that domain'),
+  work_email: email('Work e-mail'),
+  personal_email: email('Personal e-mail'),
+  domain: Type.Optional(
+    Nullable(
+      Website({
+        description:
+          'Company domain (or website): links the contact to the team\u2019s company with that domain',
+      }),
+    ),
+  ),
   work_phone_number: text('Work phone'),
   personal_phone_number: text('Personal phone'),
   connections_number: Type.Optional(
@@ -192,9 +221,13 @@ const standardFields = {
     Nullable(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 500, description: 'Skills' })),
   ),
   raw_address: text('Free-text location'),
-  timezone: text(
-    'IANA time zone of the contact, e.g. "Europe/Berlin"; flows with use_lead_timezone plan its steps in it',
-    64,
+  timezone: Type.Optional(
+    Nullable(
+      TimeZone({
+        description:
+          'IANA time zone of the contact, e.g. "Europe/Berlin"; flows with use_lead_timezone plan its steps in it',
+      }),
+    ),
   ),
   location: Type.Optional(
     Nullable(
@@ -276,7 +309,7 @@ export const UpsertedLead = Type.Object(
 export const LookupLeadBody = Type.Object(
   {
     linkedin_id: text('Any LinkedIn reference (see create-lead linkedin_id)'),
-    email: text('Matches work_email or personal_email'),
+    email: email('Matches work_email or personal_email'),
     name: text('Full name (with company_name)'),
     company_name: text('Company name (with name)'),
     disable_aggregation: Type.Optional(Type.Boolean({ description: 'Accepted; has no effect' })),

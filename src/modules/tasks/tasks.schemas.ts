@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, Envelope, Id, Int32, ListQuery, Nullable, Uuid } from '../../http/schemas.js';
+import { DateTime, Envelope, Id, Int32, ListQuery, Nullable, TimeZone, Uuid } from '../../http/schemas.js';
 import { BulkOperation } from '../bulk-operations/bulk-operations.schemas.js';
 import { SENDER_ACTION_TYPES } from '../senders/sender-limits.js';
 import { GROUP_FIELDS } from './tasks.counts.js';
@@ -90,7 +90,7 @@ export const CreateTaskBody = Type.Object(
     ),
     schedule_at: Type.Optional(DateTime('When it is due (default now)')),
     timezone: Type.Optional(
-      Type.String({ maxLength: 64, description: 'IANA time zone (default the sender profile\u2019s)' }),
+      TimeZone({ minLength: 1, description: 'IANA time zone (default the sender profile\u2019s)' }),
     ),
     assigned_to: Type.Optional(
       Id({ description: 'Team member who does it (default the profile\u2019s assignee)' }),
@@ -210,7 +210,7 @@ export const GroupCountsBody = Type.Object(
       ),
     ),
     timezone: Type.Optional(
-      Type.String({ maxLength: 64, description: 'IANA time zone of day/week/month periods (default UTC)' }),
+      TimeZone({ minLength: 1, description: 'IANA time zone of day/week/month periods (default UTC)' }),
     ),
   },
   {

@@ -17,7 +17,12 @@ const StatusField = Type.Enum(['on', 'off'], {
 const TargetUrlField = Type.String({
   minLength: 1,
   maxLength: 2048,
-  description: 'http(s) URL deliveries go to; private, loopback and link-local addresses are refused',
+  format: 'uri',
+  // http or https, no user:password@ (verify the signature instead).
+  pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+(?:[/?#]\\S*)?$',
+  description:
+    'Where deliveries go: an absolute http or https URL without credentials; private, loopback and ' +
+    'link-local addresses are refused',
 });
 const FiltersField = Nullable(
   Type.Record(Type.String(), Type.Unknown(), {

@@ -139,6 +139,8 @@ export function companyHandle(url: string): string | null {
 export const SELECTORS = {
   /** Present on every signed-in page (the global navigation). */
   signedInNav: 'nav a[href*="/feed"]',
+  /** The signed-in member's own profile link in the global navigation ("Me"): its path is the member id. */
+  ownProfileLink: 'nav a[href*="/in/"]',
   /** LinkedIn's weekly invitation limit notice (shown after a connect attempt once it is reached). */
   weeklyLimitAlert: 'div[class*="ip-fuse-limit-alert__warning"]',
   /** An error toast (a failed action). `data-error-code` names why, when LinkedIn says. */

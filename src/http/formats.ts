@@ -1,0 +1,35 @@
+// String formats of our own, for rules the server checks with code that no standard JSON Schema format or
+// pattern states exactly (a known IANA zone, a website the domain normaliser can read). Each is checked by
+// the request validator with the very function the service uses, so the document's `format` is what is
+// enforced; the OpenAPI document lists them (x-formats in info) and test/platform/schema-sampler.test.ts
+// generates values for them from `examples`. Add a format here, then use it through a schema helper in
+// http/schemas.ts (TimeZone, Website).
+import { normalizeDomain } from '../lib/normalize.js';
+import { isValidTimeZone } from '../lib/schedule.js';
+
+export type CustomFormat = {
+  /** What the format means, in the words of the document. */
+  description: string;
+  validate(value: string): boolean;
+  /** Valid values, for documentation and for request samplers. */
+  examples: readonly string[];
+};
+
+/** A blank value means "none" to the fields that use these formats (they store null). */
+const blankOr = (check: (value: string) => boolean) => (value: string) =>
+  value.trim() === '' || check(value.trim());
+
+export const CUSTOM_FORMATS: Record<string, CustomFormat> = {
+  'time-zone': {
+    description: 'An IANA time zone name such as "Europe/Berlin" or "UTC" (a blank value means none)',
+    validate: blankOr(isValidTimeZone),
+    examples: ['Europe/Berlin', 'America/New_York', 'UTC', 'Asia/Tokyo', 'Australia/Sydney'],
+  },
+  website: {
+    description:
+      'A domain or website URL such as "acme.com" or "https://www.acme.com/about" (an e-mail address gives ' +
+      'its domain; a blank value means none)',
+    validate: blankOr((value) => normalizeDomain(value) !== undefined),
+    examples: ['acme.com', 'https://www.example.org/about', 'shop.example.net', 'jane@acme.com'],
+  },
+};
