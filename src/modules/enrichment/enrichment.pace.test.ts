@@ -75,4 +75,43 @@ describe('read pace', () => {
       .execute();
     expect(new Set(senders.map((s) => s.sender_profile_uuid))).toEqual(new Set([sender.uuid, other.uuid]));
   });
+
+  it('does not read a record blacklisted or deleted since it was queued, and refunds its credit', async () => {
+    const list = await makeList(ctx.db, user.teamId, 'Changed');
+    const [black, gone] = await makeLeads(ctx.db, user.teamId, list.uuid, [
+      { first_name: 'Black', linkedin: 'black-later' },
+      { first_name: 'Gone', linkedin: 'gone-later' },
+    ]);
+    const before = await ctx.services.identity.addCredits(user.teamId, 0);
+    const queued = await ctx.services.enrichment.enrichLeads(user.teamId, {
+      uuids: [black!.uuid, gone!.uuid],
+    });
+    expect(queued.count).toBe(2);
+    const entry = await ctx.request(user, {
+      method: 'POST',
+      url: '/leads/api/leads-blacklist',
+      payload: { linkedin: 'black-later' },
+    });
+    expect(entry.statusCode, entry.body).toBe(201);
+    await ctx.db
+      .deleteFrom('leads')
+      .where('team_id', '=', user.teamId)
+      .where('uuid', '=', gone!.uuid)
+      .execute();
+    clock.set(new Date(clock.now().getTime() + 3_600_000));
+    const readers = createLinkedInReaders({ db: ctx.db, config: ctx.config, clock });
+    const run = await runEnrichment({ db: ctx.db, clock, readers }, user.teamId);
+    expect(run.done).toBe(0);
+    const entries = await ctx.db
+      .selectFrom('enrichment_queue')
+      .select(['object_uuid', 'status', 'error'])
+      .where('team_id', '=', user.teamId)
+      .where('object_uuid', 'in', [black!.uuid, gone!.uuid])
+      .execute();
+    expect(entries.map((e) => e.status)).toEqual(['failed', 'failed']);
+    expect(entries.find((e) => e.object_uuid === black!.uuid)!.error).toContain('blacklisted');
+    expect(entries.find((e) => e.object_uuid === gone!.uuid)!.error).toContain('no longer exists');
+    const after = await ctx.services.identity.addCredits(user.teamId, 0);
+    expect(Number(after.credits.advanced_enrichment)).toBe(Number(before.credits.advanced_enrichment));
+  });
 });
