@@ -129,15 +129,18 @@ export async function claimEntries(
   return result.rows;
 }
 
-/** When the team's next pending entry is due (null: nothing waits). */
+/**
+ * When the team's next entry is due (null: nothing waits): a pending entry at its next attempt, one
+ * being processed when its claim goes stale (its worker presumed dead).
+ */
 export async function nextDueAt(db: Executor, teamId: number): Promise<Date | null> {
-  const row = await db
-    .selectFrom('enrichment_queue')
-    .select((eb) => eb.fn.min('next_attempt_at').as('at'))
-    .where('team_id', '=', teamId)
-    .where('status', 'in', ['pending', 'processing'])
-    .executeTakeFirst();
-  return (row?.at as Date | null | undefined) ?? null;
+  const result = await sql<{ at: Date | null }>`
+    select min(case when status = 'pending' then next_attempt_at
+      else claimed_at + ${`${STALE_CLAIM_MS} milliseconds`}::interval end) as at
+    from enrichment_queue
+    where team_id = ${teamId} and status in ('pending', 'processing')
+  `.execute(db);
+  return result.rows[0]?.at ?? null;
 }
 
 /** Teams with entries due now (the sweeper restarts their workers). */
