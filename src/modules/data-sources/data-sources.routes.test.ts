@@ -110,7 +110,7 @@ describe('data sources CRUD', () => {
 
     const noUrl = await create(alice, { type: 'sn_leads_search', list_uuid: list });
     expect(noUrl.statusCode).toBe(422);
-    expect(noUrl.json().error.data).toHaveProperty(['payload.url']);
+    expect(noUrl.json().error.message).toContain('needs payload.url');
 
     const notUrl = await create(alice, {
       type: 'ln_leads_search',
@@ -126,7 +126,9 @@ describe('data sources CRUD', () => {
       payload: { url: SEARCH, list_url: `${SEARCH}&x=1` },
     });
     expect(twoUrls.statusCode).toBe(422);
-    expect(twoUrls.json().error.data).toHaveProperty(['payload.list_url']);
+    expect(twoUrls.json().error.data.payload).toEqual([
+      'payload gives the URL more than once: send one of url, search_url, saved_search_url, list_url, post_url.',
+    ]);
 
     const badLimit = await create(alice, {
       type: 'sn_leads_search',

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { DateTime, Envelope, Int32, ListQuery, Nullable, Uuid, withExample } from '../../http/schemas.js';
 import { dataSourceFilterFields, dataSourceSort } from './data-sources.repository.js';
-import { DATA_SOURCE_STATUSES, DATA_SOURCE_TYPES } from './data-sources.types.js';
+import { DATA_SOURCE_STATUSES, DATA_SOURCE_TYPES, URL_LESS_TYPES } from './data-sources.types.js';
 
 const TypeField = Type.Enum([...DATA_SOURCE_TYPES], {
   description:
@@ -17,8 +17,20 @@ const StatusField = Type.Enum([...DATA_SOURCE_STATUSES], {
     '(payload.contacts_limit records saved)',
 });
 
+const URL_KEYS = ['url', 'search_url', 'saved_search_url', 'list_url', 'post_url'];
+
 const url = (description: string) =>
-  Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 4096, description })));
+  Type.Optional(
+    Nullable(
+      Type.String({
+        minLength: 1,
+        maxLength: 4096,
+        format: 'uri',
+        pattern: '^[Hh][Tt][Tt][Pp][Ss]?://\\S+$',
+        description: `${description} (an http or https URL)`,
+      }),
+    ),
+  );
 
 export const DataSourcePayload = Type.Object(
   {
@@ -40,7 +52,22 @@ export const DataSourcePayload = Type.Object(
       ),
     ),
   },
-  { additionalProperties: false, description: 'Type-specific configuration' },
+  {
+    additionalProperties: false,
+    description:
+      'Type-specific configuration. At most one of url, search_url, saved_search_url, list_url, post_url.',
+    // Two URL keys that are both set are refused (the not/anyOf), so the document says what the service checks.
+    not: {
+      anyOf: URL_KEYS.flatMap((a, i) =>
+        URL_KEYS.slice(i + 1).map((b) => ({
+          required: [a, b],
+          properties: { [a]: { type: 'string' }, [b]: { type: 'string' } },
+        })),
+      ),
+    },
+    'x-message':
+      'gives the URL more than once: send one of url, search_url, saved_search_url, list_url, post_url',
+  },
 );
 
 const StoredPayload = Type.Object(
@@ -113,7 +140,23 @@ export const CreateDataSourceBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    // Every search but the sender's own network and inbox needs its URL (the anyOf), as the service checks.
+    anyOf: [
+      { properties: { type: { enum: [...URL_LESS_TYPES, 'csv_leads'] } } },
+      {
+        required: ['payload'],
+        properties: {
+          payload: {
+            not: { type: 'null' },
+            anyOf: URL_KEYS.map((key) => ({ required: [key], properties: { [key]: { type: 'string' } } })),
+          },
+        },
+      },
+    ],
+    'x-message': `needs payload.url (the LinkedIn search, saved search, list or post URL) for every type but ${[...URL_LESS_TYPES].join(', ')} and csv_leads`,
+  },
 );
 
 export const UpdateDataSourceBody = Type.Object(

@@ -722,7 +722,7 @@ export function createChromiumInbox(seat: ChromiumSeat, options: ChromiumOptions
           return page.locator(S.messaging.conversation).evaluateAll(
             (nodes, sel) =>
               nodes.flatMap((node) =>
-                [...node.querySelectorAll(sel.event)].map((m) => ({
+                Array.from(node.querySelectorAll(sel.event)).map((m) => ({
                   person: node.getAttribute('data-person') ?? '',
                   from: m.getAttribute('data-from') ?? '',
                   index: m.getAttribute('data-index') ?? '',
