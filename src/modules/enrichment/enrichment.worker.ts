@@ -19,10 +19,11 @@ import {
   type LinkedInProfile,
   type LinkedInReader,
   type ReaderRegistry,
+  type ReadFailureReason,
   type ReadOutcome,
 } from '../engine/drivers/reader.js';
-import { senderObject } from '../engine/event-objects.js';
-import { emitContactEvents, emitEvents } from '../events/emit.js';
+import { markSeatReadIssue } from '../engine/drivers/seat-issue.js';
+import { emitContactEvents } from '../events/emit.js';
 import { refundCredits } from './credits.js';
 import {
   type CompanyFill,
@@ -72,7 +73,7 @@ type Attempt = {
   result: Result;
   /** No sender had a free read slot; the first one opens then. */
   noSlot?: Date;
-  seatIssue?: { sender: string; reason: string; message: string };
+  seatIssue?: { sender: string; reason: ReadFailureReason; message: string };
 };
 
 type RecordRef = {
@@ -132,36 +133,13 @@ async function claimSlot(db: Database, input: Parameters<typeof claimRead>[1]) {
 
 const backoffMs = (attempts: number) => 60_000 * 4 ** Math.max(0, attempts - 1);
 
-/** Marks a sender's seat `login_issue` after a read answered it is logged out (as actions do). */
-async function seatIssue(
-  trx: Executor,
-  teamId: number,
-  sender: string,
-  reason: string,
-  message: string,
-  now: Date,
-) {
-  await sql`
-    update linkedin_browsers set status = 'login_issue', error_reason = ${message}, updated_at = ${now}
-    where team_id = ${teamId} and sender_profile_uuid = ${sender} and status = 'running'
-  `.execute(trx);
-  await emitEvents(trx, teamId, [
-    {
-      name: 'sender_profile_issue',
-      sender_profile: await senderObject(trx, teamId, sender),
-      issue: { type: reason === 'no_channel' ? 'no_channel' : 'login_issue', message },
-      occurredAt: now,
-    },
-  ]);
-}
-
 /** Records a batch's results in one transaction; returns how many entries ended done. */
 async function writeResults(
   db: Database,
   teamId: number,
   results: Result[],
   claimedAt: Date,
-  seatIssues: Array<{ sender: string; reason: string; message: string }>,
+  seatIssues: Array<{ sender: string; reason: ReadFailureReason; message: string }>,
   now: Date,
 ): Promise<number> {
   if (results.length === 0 && seatIssues.length === 0) return 0;
@@ -230,7 +208,13 @@ async function writeResults(
       await emitContactEvents(trx, teamId, 'contact_enriched', enrichedLeads);
     }
     for (const issue of seatIssues)
-      await seatIssue(trx, teamId, issue.sender, issue.reason, issue.message, now);
+      await markSeatReadIssue(trx, {
+        teamId,
+        senderProfileUuid: issue.sender,
+        reason: issue.reason,
+        message: issue.message,
+        at: now,
+      });
     return done.length;
   });
 }
@@ -262,7 +246,7 @@ export async function runEnrichment(
     if (entries.length === 0) return { done, again: false, at: await nextDueAt(db, teamId) };
     const records = await loadRecords(db, teamId, entries);
     const results: Result[] = [];
-    const seatIssues: Array<{ sender: string; reason: string; message: string }> = [];
+    const seatIssues: Array<{ sender: string; reason: ReadFailureReason; message: string }> = [];
     let waitUntil: Date | null = null;
     // One entry per lane at a time; claimRead arbitrates, so lanes never read faster than a sender's
     // pace allows (with a real account's interval all lanes but one find its slot taken).

@@ -1,7 +1,7 @@
 // A read that answers the seat is logged out (or hit a checkpoint) says the same as an action would:
 // the seat goes to `login_issue` and one `sender_profile_issue` event is recorded, in one statement
 // pair inside the caller's transaction. Only a seat that was running changes (and emits), so repeated
-// failed reads do not repeat the event. (Data sources use it; enrichment has its own copy so far.)
+// failed reads do not repeat the event. (Data sources and enrichment use it.)
 import { sql } from 'kysely';
 import type { Executor } from '../../../db/database.js';
 import { emitEvents } from '../../events/emit.js';
