@@ -721,16 +721,23 @@ export function createChromiumInbox(seat: ChromiumSeat, options: ChromiumOptions
           if (kind !== 'messaging') stop('transient', `Expected the messaging page, got ${page.url()}.`);
           return page.locator(S.messaging.conversation).evaluateAll(
             (nodes, sel) =>
-              nodes.flatMap((node) =>
-                Array.from(node.querySelectorAll(sel.event)).map((m) => ({
-                  person: node.getAttribute('data-person') ?? '',
-                  from: m.getAttribute('data-from') ?? '',
-                  index: m.getAttribute('data-index') ?? '',
-                  at: m.querySelector('time')?.getAttribute('datetime') ?? '',
-                  subject: m.querySelector(sel.subject)?.textContent ?? null,
-                  text: m.querySelector(sel.body)?.textContent ?? '',
-                })),
-              ),
+              nodes.flatMap((node) => {
+                // An index loop: NodeList iteration needs a DOM lib this build does not load.
+                const events = node.querySelectorAll(sel.event);
+                const found = [];
+                for (let i = 0; i < events.length; i += 1) {
+                  const m = events.item(i);
+                  found.push({
+                    person: node.getAttribute('data-person') ?? '',
+                    from: m.getAttribute('data-from') ?? '',
+                    index: m.getAttribute('data-index') ?? '',
+                    at: m.querySelector('time')?.getAttribute('datetime') ?? '',
+                    subject: m.querySelector(sel.subject)?.textContent ?? null,
+                    text: m.querySelector(sel.body)?.textContent ?? '',
+                  });
+                }
+                return found;
+              }),
             { event: S.messaging.event, subject: S.messaging.eventSubject, body: S.messaging.eventBody },
           );
         });
