@@ -238,3 +238,39 @@ export function TypedBody<T extends Record<string, unknown>>(
     ...(options.description ? { description: options.description } : {}),
   });
 }
+
+/** A value the service counts as given: not null and, for text, not blank. */
+const GIVEN = { not: { type: 'null' }, pattern: '\\S' };
+const given = (keys: string[]) => ({
+  required: keys,
+  properties: Object.fromEntries(keys.map((key) => [key, GIVEN])),
+});
+
+/**
+ * Options of an object that needs at least one of some fields (or groups of fields given together):
+ * `Type.Object(properties, { additionalProperties: false, ...atLeastOne([['email'], ['name', 'company_name']]) })`.
+ * A blank or null value does not count, as in the services.
+ */
+export function atLeastOne(alternatives: string[][], message?: string) {
+  const words = alternatives.map((group) => group.join(' with '));
+  const list = `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
+  return {
+    anyOf: alternatives.map(given),
+    'x-message': `needs ${message ?? `at least one of ${list}`}`,
+    'x-fields': [...new Set(alternatives.flat())],
+  };
+}
+
+/** Options of an object whose fields `a` and `b` are given together or not at all. */
+export function together(a: string, b: string) {
+  const none = { anyOf: [{ type: 'null' }, { type: 'string', pattern: '^\\s*$' }] };
+  return {
+    allOf: [
+      {
+        anyOf: [given([a, b]), { properties: { [a]: none, [b]: none } }],
+        'x-message': `needs ${a} and ${b} together (or neither)`,
+        'x-fields': [a, b],
+      },
+    ],
+  };
+}
