@@ -20,6 +20,8 @@ type Operation = {
   path: string;
   parameters: Parameter[];
   body?: { media: string; schema: JsonSchema; example: unknown };
+  /** The statuses the document lists for the operation. */
+  statuses: string[];
 };
 
 /**
@@ -194,6 +196,7 @@ beforeAll(async () => {
         string,
         {
           parameters?: Parameter[];
+          responses: Record<string, unknown>;
           requestBody?: { content: Record<string, { schema: JsonSchema; example?: unknown }> };
         }
       >
@@ -208,6 +211,7 @@ beforeAll(async () => {
           method: method.toUpperCase(),
           path,
           parameters: op.parameters ?? [],
+          statuses: Object.keys(op.responses),
           ...(media && content ? { body: { media, schema: content.schema, example: content.example } } : {}),
         };
       }),
@@ -264,6 +268,7 @@ async function run(op: Operation, round: number): Promise<string | undefined> {
   const describe = () =>
     `${name} -> ${res.statusCode} ${res.body.slice(0, 1200)}\n    sent ${url} ${JSON.stringify(payload)?.slice(0, 400)}`;
   if (res.statusCode >= 500) return describe();
+  if (!op.statuses.includes(String(res.statusCode))) return `undocumented status: ${describe()}`;
   if ([400, 413, 414, 415].includes(res.statusCode)) return describe();
   if (res.statusCode === 422 && !isReferenceProblem(res.json())) return describe();
   return undefined;
