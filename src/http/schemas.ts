@@ -241,9 +241,9 @@ export function TypedBody<T extends Record<string, unknown>>(
 
 /** A value the service counts as given: not null and, for text, not blank. */
 const GIVEN = { not: { type: 'null' }, pattern: '\\S' };
-const given = (keys: string[]) => ({
+const given = (keys: string[], counts: Record<string, object> = {}) => ({
   required: keys,
-  properties: Object.fromEntries(keys.map((key) => [key, GIVEN])),
+  properties: Object.fromEntries(keys.map((key) => [key, { ...GIVEN, ...counts[key] }])),
 });
 
 /**
@@ -251,11 +251,16 @@ const given = (keys: string[]) => ({
  * `Type.Object(properties, { additionalProperties: false, ...atLeastOne([['email'], ['name', 'company_name']]) })`.
  * A blank or null value does not count, as in the services.
  */
-export function atLeastOne(alternatives: string[][], message?: string) {
+export function atLeastOne(
+  alternatives: string[][],
+  message?: string,
+  /** What a field's value must be to count, beyond given (a website counts when it names a domain). */
+  counts: Record<string, object> = {},
+) {
   const words = alternatives.map((group) => group.join(' with '));
   const list = `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
   return {
-    anyOf: alternatives.map(given),
+    anyOf: alternatives.map((keys) => given(keys, counts)),
     'x-message': `needs ${message ?? `at least one of ${list}`}`,
     'x-fields': [...new Set(alternatives.flat())],
   };

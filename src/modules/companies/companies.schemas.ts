@@ -145,7 +145,10 @@ export const CompanyInput = Type.Object(
   },
   {
     additionalProperties: false,
-    ...atLeastOne([['name'], ['domain'], ['website'], ['linkedin'], ['ln_id']]),
+    ...atLeastOne([['name'], ['domain'], ['website'], ['linkedin'], ['ln_id']], undefined, {
+      // A website identifies the company through its domain (it is stored as given otherwise).
+      website: { format: 'website' },
+    }),
   },
 );
 
