@@ -185,9 +185,12 @@ export function Selection(what: string, filterKeys: readonly string[], extraKeys
   const uuids = (description: string) =>
     Type.Optional(Nullable(Type.Array(Uuid(), { maxItems: 100_000, description })));
   const narrowing = [
-    { required: ['ids'], properties: { ids: { type: 'array' } } },
-    { required: ['all'], properties: { all: { const: true } } },
-    ...extraKeys.map((key) => ({ required: [key], properties: { [key]: { not: { type: 'null' } } } })),
+    { required: ['ids'], properties: { ids: { type: 'array', description: 'ids given' } } },
+    { required: ['all'], properties: { all: { const: true, description: 'all: true' } } },
+    ...extraKeys.map((key) => ({
+      required: [key],
+      properties: { [key]: { not: { type: 'null' }, description: `${key} given` } },
+    })),
     { not: { propertyNames: { enum: [...SELECTION_KEYS, ...extraKeys] } } },
   ];
   return Type.Unsafe<Record<string, unknown>>({
@@ -240,7 +243,7 @@ export function TypedBody<T extends Record<string, unknown>>(
 }
 
 /** A value the service counts as given: not null and, for text, not blank. */
-const GIVEN = { not: { type: 'null' }, pattern: '\\S' };
+const GIVEN = { not: { type: 'null' }, pattern: '\\S', description: 'Given: not null, not blank' };
 const given = (keys: string[], counts: Record<string, object> = {}) => ({
   required: keys,
   properties: Object.fromEntries(keys.map((key) => [key, { ...GIVEN, ...counts[key] }])),
@@ -262,13 +265,15 @@ export function atLeastOne(
   return {
     anyOf: alternatives.map((keys) => given(keys, counts)),
     'x-message': `needs ${message ?? `at least one of ${list}`}`,
-    'x-fields': [...new Set(alternatives.flat())],
   };
 }
 
 /** Options of an object whose fields `a` and `b` are given together or not at all. */
 export function together(a: string, b: string) {
-  const none = { anyOf: [{ type: 'null' }, { type: 'string', pattern: '^\\s*$' }] };
+  const none = {
+    anyOf: [{ type: 'null' }, { type: 'string', pattern: '^\\s*$' }],
+    description: 'Not given: absent, null or blank',
+  };
   return {
     allOf: [
       {
