@@ -3,9 +3,12 @@
 // json-schema-faker (seeded, so runs repeat), checked against the documented schema, and sent as a team
 // member against the real app. What the document calls valid must not be refused for its shape: no 400,
 // no 415, no 422 other than one about a referenced record (random UUIDs name nothing; that is data, not
-// shape), and never a 5xx. Where the server checks more than the schema says, the schema is to be fixed
+// shape), never a status the operation does not document, never a success answer off its documented
+// schema, and never a 5xx. Where the server checks more than the schema says, the schema is to be fixed
 // (formats, patterns, enums, anyOf/oneOf) - not this test.
 import { createHash } from 'node:crypto';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import { generate } from 'json-schema-faker';
 import qs from 'qs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +25,7 @@ type Operation = {
   body?: { media: string; schema: JsonSchema; example: unknown };
   /** The statuses the document lists for the operation. */
   statuses: string[];
+  responses: Record<string, { content?: Record<string, { schema: JsonSchema }> }>;
 };
 
 /**
@@ -98,6 +102,10 @@ function mend(value: unknown): unknown {
 }
 
 const BATCH = 4;
+/** Statuses answered to the samples, so a run that only ever reaches 404s is noticed. */
+const tally = new Map<number, number>();
+const responseAjv = new Ajv({ strict: false, allErrors: true });
+(addFormatsModule as unknown as (ajv: Ajv) => void)(responseAjv);
 /** More samples per operation (each with other seeds) for a deeper look: LEADFLOW_SAMPLER_ROUNDS=20. */
 const ROUNDS = Number(process.env.LEADFLOW_SAMPLER_ROUNDS ?? 1);
 
@@ -212,6 +220,7 @@ beforeAll(async () => {
           path,
           parameters: op.parameters ?? [],
           statuses: Object.keys(op.responses),
+          responses: op.responses as Operation['responses'],
           ...(media && content ? { body: { media, schema: content.schema, example: content.example } } : {}),
         };
       }),
@@ -265,10 +274,19 @@ async function run(op: Operation, round: number): Promise<string | undefined> {
     headers,
     ...(payload === undefined ? {} : { payload: payload as string }),
   });
+  tally.set(res.statusCode, (tally.get(res.statusCode) ?? 0) + 1);
   const describe = () =>
     `${name} -> ${res.statusCode} ${res.body.slice(0, 1200)}\n    sent ${url} ${JSON.stringify(payload)?.slice(0, 400)}`;
   if (res.statusCode >= 500) return describe();
   if (!op.statuses.includes(String(res.statusCode))) return `undocumented status: ${describe()}`;
+  // A success answer has the documented shape (what generated clients parse).
+  const documented = op.responses[String(res.statusCode)]?.content?.['application/json']?.schema;
+  if (documented && res.statusCode < 300) {
+    const check = responseAjv.compile(documented);
+    if (!check(res.json())) {
+      return `answer off its documented schema: ${name} ${JSON.stringify(check.errors?.slice(0, 3))}`;
+    }
+  }
   if ([400, 413, 414, 415].includes(res.statusCode)) return describe();
   if (res.statusCode === 422 && !isReferenceProblem(res.json())) return describe();
   return undefined;
@@ -301,5 +319,7 @@ describe('requests generated from the OpenAPI document', () => {
       for (const result of results) if (result) refused.push(result);
     }
     expect(refused).toEqual([]);
+    const succeeded = [...tally].filter(([status]) => status < 300).reduce((sum, [, n]) => sum + n, 0);
+    expect(succeeded).toBeGreaterThan(40);
   }, 120_000);
 });
