@@ -2,6 +2,7 @@
 // auth, rate limit, operations), then one route plugin per API area. No listening here.
 import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import websocket from '@fastify/websocket';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
@@ -21,16 +22,20 @@ import { aiTemplatesRoutes } from './modules/ai-templates/ai-templates.routes.js
 import { attachmentsRoutes } from './modules/attachments/attachments.routes.js';
 import { blacklistsRoutes } from './modules/blacklists/blacklists.routes.js';
 import { browsersRoutes } from './modules/browsers/browsers.routes.js';
+import { liveViewRoutes } from './modules/browsers/live-view/live-view.routes.js';
 import { bulkOperationsRoutes } from './modules/bulk-operations/bulk-operations.routes.js';
 import { companiesRoutes } from './modules/companies/companies.routes.js';
 import { customFieldsRoutes } from './modules/custom-fields/custom-fields.routes.js';
+import { dataSourcesRoutes } from './modules/data-sources/data-sources.routes.js';
 import { emailModuleRoutes } from './modules/email/email.module.js';
+import { enrichmentRoutes } from './modules/enrichment/enrichment.routes.js';
 import { fileExportsRoutes } from './modules/files/exports.routes.js';
 import { fileImportsRoutes } from './modules/files/imports.routes.js';
 import { flowsModuleRoutes } from './modules/flows/flows.module.js';
 import { identityRoutes } from './modules/identity/identity.routes.js';
 import { leadsRoutes } from './modules/leads/leads.routes.js';
 import { leadsBulkRoutes } from './modules/leads/leads-bulk.routes.js';
+import { linkedInMessagesRoutes } from './modules/linkedin-messages/linkedin-messages.routes.js';
 import { listsRoutes } from './modules/lists/lists.routes.js';
 import { notesRoutes } from './modules/notes/notes.routes.js';
 import { pipelineStagesRoutes } from './modules/pipeline-stages/pipeline-stages.routes.js';
@@ -96,6 +101,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await registerRateLimit(app, { perMinute: config.rateLimitPerMinute, redisUrl: config.redisUrl });
   registerOperations(app, { db: deps.db, metrics: deps.metrics ?? createMetricsRegistry() });
+  // WebSocket routes (the public login live view); messages are small input events.
+  await app.register(websocket, { options: { maxPayload: 16 * 1024 } });
 
   await app.register(identityRoutes, { identity: services.identity });
   await app.register(listsRoutes, { lists: services.lists });
@@ -116,7 +123,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(aiTemplatesRoutes, { aiTemplates: services.aiTemplates });
   await app.register(tasksRoutes, { tasks: services.tasks });
   await app.register(browsersRoutes, { browsers: services.browsers });
+  await app.register(liveViewRoutes, { liveView: services.liveView });
   await app.register(attachmentsRoutes, { attachments: services.attachments });
   await app.register(emailModuleRoutes, { email: services.email });
+  await app.register(linkedInMessagesRoutes, { linkedinMessages: services.linkedinMessages });
+  await app.register(dataSourcesRoutes, { dataSources: services.dataSources });
+  await app.register(enrichmentRoutes, { enrichment: services.enrichment });
   return app;
 }

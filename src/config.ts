@@ -107,6 +107,13 @@ export type Config = Readonly<{
     profilesPerDay: number;
     searchPagesPerDay: number;
   };
+  /** Data sources (src/modules/data-sources/CONTEXT.md). */
+  dataSources: {
+    /** Search pages one job run reads before it hands the worker back (and schedules the next run). */
+    pagesPerRun: number;
+    /** How long a source waits for a sender that cannot read (no seat, logged out, rate limited). */
+    waitSeconds: number;
+  };
   /** Scheduled clean-up; 0 days keeps things forever. */
   retention: {
     /** Events (and their webhook delivery log) older than this are deleted. */
@@ -341,6 +348,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       searchPageIntervalSeconds: read.int('LEADFLOW_LINKEDIN_SEARCH_PAGE_INTERVAL_SECONDS', 30, 1, 86_400),
       profilesPerDay: read.int('LEADFLOW_LINKEDIN_PROFILE_READS_PER_DAY', 150, 0, 100_000),
       searchPagesPerDay: read.int('LEADFLOW_LINKEDIN_SEARCH_PAGES_PER_DAY', 40, 0, 100_000),
+    },
+    dataSources: {
+      pagesPerRun: read.int('LEADFLOW_DATA_SOURCE_PAGES_PER_RUN', 5, 1, 1000),
+      waitSeconds: read.int('LEADFLOW_DATA_SOURCE_WAIT_SECONDS', 300, 1, 86_400),
     },
     retention: {
       eventDays: read.int('LEADFLOW_EVENT_RETENTION_DAYS', 30, 0, 36_500),

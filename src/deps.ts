@@ -5,26 +5,38 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { JobHandler } from './jobs/queue.js';
 import type { Clock } from './lib/clock.js';
+import { createLogger } from './lib/logger.js';
 import { loadSecretBox, type SecretBox } from './lib/secrets.js';
 import { selectExistingAiTemplateUuids } from './modules/ai-templates/ai-templates.repository.js';
 import { createAiTemplatesService } from './modules/ai-templates/ai-templates.service.js';
 import { createAttachmentsService } from './modules/attachments/attachments.service.js';
 import { createBlacklistsService } from './modules/blacklists/blacklists.service.js';
 import { createBrowsersService } from './modules/browsers/browsers.service.js';
-import { createChromiumDriver, createChromiumReader } from './modules/browsers/chromium/chromium-driver.js';
+import {
+  createChromiumDriver,
+  createChromiumInbox,
+  createChromiumReader,
+} from './modules/browsers/chromium/chromium-driver.js';
 import { createSeatBrowsers, type SeatBrowsers } from './modules/browsers/chromium/seat-browsers.js';
+import { createLiveView } from './modules/browsers/live-view/live-view.service.js';
 import { runBulkOperationHandler } from './modules/bulk-operations/bulk-operations.jobs.js';
 import { createBulkOperationsService } from './modules/bulk-operations/bulk-operations.service.js';
 import { companyMassActionRunner } from './modules/companies/companies.mass-actions.js';
 import { createCompaniesService } from './modules/companies/companies.service.js';
 import { customFieldJobHandlers } from './modules/custom-fields/custom-fields.jobs.js';
 import { createCustomFieldsService } from './modules/custom-fields/custom-fields.service.js';
+import {
+  dataSourceJobHandler,
+  resumeStalledDataSourcesHandler,
+} from './modules/data-sources/data-sources.runner.js';
+import { createDataSourcesService } from './modules/data-sources/data-sources.service.js';
 import { createEmailModule } from './modules/email/email.module.js';
 import { emailDriverFactory } from './modules/email/sending/email-driver.js';
 import { createMailAccess } from './modules/email/transport/mail-access.js';
 import type { ReaderRegistry } from './modules/engine/drivers/reader.js';
 import {
   createDriverRegistry,
+  createInboxRegistry,
   createReaderRegistry,
   type DriverFactories,
   type ReaderFactories,
@@ -32,8 +44,11 @@ import {
 import { createEngine, type Engine, type EngineDeps } from './modules/engine/engine.js';
 import { senderActionLimits } from './modules/engine/limits.js';
 import { createSandboxDriver } from './modules/engine/sandbox/sandbox-driver.js';
+import { createSandboxInbox } from './modules/engine/sandbox/sandbox-inbox.js';
 import { createSandboxReader } from './modules/engine/sandbox/sandbox-reader.js';
 import { createTemplateRenderer } from './modules/engine/template-renderer.js';
+import { createEnrichmentService } from './modules/enrichment/enrichment.service.js';
+import { enrichmentJobHandlers } from './modules/enrichment/enrichment.worker.js';
 import { pruneEventsHandler } from './modules/events/events.retention.js';
 import { createFilesService } from './modules/files/files.service.js';
 import { createLocalFileStore } from './modules/files/storage.js';
@@ -44,6 +59,8 @@ import { createIdentityService } from './modules/identity/identity.service.js';
 import { purgeDeletedLeadsHandler } from './modules/leads/lead-deletion.js';
 import { leadMassActionRunner } from './modules/leads/leads.mass-actions.js';
 import { createLeadsService } from './modules/leads/leads.service.js';
+import { linkedInMessageJobHandlers } from './modules/linkedin-messages/linkedin-messages.jobs.js';
+import { createLinkedInMessagesService } from './modules/linkedin-messages/linkedin-messages.service.js';
 import { createListsService } from './modules/lists/lists.service.js';
 import type { LlmClient } from './modules/llm/llm-client.js';
 import { createLlmClient } from './modules/llm/openai-client.js';
@@ -126,23 +143,33 @@ function emailChannel(deps: ServiceDeps): NonNullable<DriverFactories['email']> 
   });
 }
 
+/** How senders act on LinkedIn and e-mail: the seats' drivers (sandbox, real browser) and the mailboxes. */
+export function createChannelDrivers(deps: ServiceDeps, log: Logger, options: EngineOptions = {}) {
+  const sandbox = createSandboxDriver(deps.db, deps.config.sandbox);
+  return (
+    options.drivers ??
+    createDriverRegistry(
+      deps.db,
+      {
+        linkedin: {
+          sandbox: () => sandbox,
+          chromium: (seat) =>
+            createChromiumDriver(
+              { teamId: seat.team_id, seatId: seat.id },
+              { browsers: seatBrowsersOf(deps, log), baseUrl: deps.config.linkedin.baseUrl, logger: log },
+            ),
+          ...options.linkedinDrivers,
+        },
+        email: options.email ?? emailChannel(deps),
+      },
+      () => deps.clock.now(),
+    )
+  );
+}
+
 /** The automation engine of a worker process (or of a test or simulation driving `tick()`). */
 export function createAutomationEngine(deps: ServiceDeps, log: Logger, options: EngineOptions = {}): Engine {
-  const sandbox = createSandboxDriver(deps.db, deps.config.sandbox);
-  const drivers =
-    options.drivers ??
-    createDriverRegistry(deps.db, {
-      linkedin: {
-        sandbox: () => sandbox,
-        chromium: (seat) =>
-          createChromiumDriver(
-            { teamId: seat.team_id, seatId: seat.id },
-            { browsers: seatBrowsersOf(deps, log), baseUrl: deps.config.linkedin.baseUrl, logger: log },
-          ),
-        ...options.linkedinDrivers,
-      },
-      email: options.email ?? emailChannel(deps),
-    });
+  const drivers = createChannelDrivers(deps, log, options);
   return createEngine({
     db: deps.db,
     clock: deps.clock,
@@ -216,12 +243,22 @@ export function createServices(deps: ServiceDeps) {
     publicUrl: deps.config.publicUrl,
     runtime: seatBrowsersOf(deps),
   });
+  const liveView = createLiveView({
+    db: deps.db,
+    clock: deps.clock,
+    box: secretBoxOf(deps.config),
+    browsers: seatBrowsersOf(deps),
+    config: deps.config,
+  });
   const attachments = createAttachmentsService({
     db: deps.db,
     store: files.store,
     maxBytes: deps.config.attachmentMaxBytes,
   });
   const email = createEmailModule({ ...deps, box: secretBoxOf(deps.config) });
+  const linkedinMessages = createLinkedInMessagesService({ db: deps.db, clock: deps.clock, aiTemplates });
+  const dataSources = createDataSourcesService({ db: deps.db, clock: deps.clock });
+  const enrichment = createEnrichmentService({ db: deps.db, clock: deps.clock });
   return {
     identity,
     lists,
@@ -240,15 +277,20 @@ export function createServices(deps: ServiceDeps) {
     aiTemplates,
     tasks,
     browsers,
+    liveView,
     attachments,
     llm,
     email,
+    linkedinMessages,
+    dataSources,
+    enrichment,
   };
 }
 
 export type Services = ReturnType<typeof createServices>;
 
 export function createJobCatalog(services: Services, deps: ServiceDeps): JobHandler[] {
+  const readers = createLinkedInReaders(deps);
   return [
     ...services.webhooks.jobs,
     ...services.files.jobs,
@@ -259,7 +301,16 @@ export function createJobCatalog(services: Services, deps: ServiceDeps): JobHand
       steps: [purgeNotesOfDeletedLeads, cancelManualTasksOfLeads, endEnrollmentsOfDeletedLeads],
     }),
     ...tagJobHandlers({ db: deps.db }),
+    dataSourceJobHandler({
+      db: deps.db,
+      clock: deps.clock,
+      readers,
+      pagesPerRun: deps.config.dataSources.pagesPerRun,
+      waitMs: deps.config.dataSources.waitSeconds * 1000,
+    }),
+    resumeStalledDataSourcesHandler({ db: deps.db }),
     ...customFieldJobHandlers({ db: deps.db }),
+    ...enrichmentJobHandlers({ db: deps.db, clock: deps.clock, readers }),
     runBulkOperationHandler({
       db: deps.db,
       runners: [
@@ -268,5 +319,32 @@ export function createJobCatalog(services: Services, deps: ServiceDeps): JobHand
         taskMassMoveRunner({ db: deps.db, config: deps.config }),
       ],
     }),
+    ...linkedInMessageJobHandlers(linkedInMessageDeps(deps)),
   ];
+}
+
+/** What sending queued LinkedIn messages and syncing seats' inboxes need (jobs, tests, the bench). */
+export function linkedInMessageDeps(deps: ServiceDeps, log?: Logger, options: EngineOptions = {}) {
+  const logger = log ?? createLogger(deps.config.logLevel);
+  return {
+    db: deps.db,
+    clock: deps.clock,
+    log: logger,
+    drivers: createChannelDrivers(deps, logger, options),
+    inboxes: createInboxRegistry(deps.db, {
+      sandbox: () => createSandboxInbox(deps.db),
+      chromium: (seat) =>
+        createChromiumInbox(
+          { teamId: seat.team_id, seatId: seat.id },
+          { browsers: seatBrowsersOf(deps, logger), baseUrl: deps.config.linkedin.baseUrl, logger },
+        ),
+    }),
+    limits: senderActionLimits,
+    reconcileAfterMs: deps.config.engine.reconcileAfterMs,
+    maxAttempts: deps.config.engine.maxAttempts,
+    limitPauseMs: deps.config.engine.limitPauseMs,
+    syncIntervalMs: deps.config.linkedin.syncIntervalMs,
+    pageSize: 500,
+    maxPages: 20,
+  };
 }

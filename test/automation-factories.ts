@@ -3,7 +3,10 @@
 import type { Database } from '../src/db/database.js';
 import { newId } from '../src/lib/ids.js';
 import type { Schedule } from '../src/lib/schedule.js';
+import { buildNodes, type NodeSpec } from '../src/modules/engine/sim/node-specs.js';
 import { makeLeads, makeList } from './factories.js';
+
+export { buildNodes, type NodeSpec };
 
 /** Every day, all day, in UTC. */
 export const ALWAYS: Schedule = {
@@ -11,37 +14,6 @@ export const ALWAYS: Schedule = {
   use_lead_timezone: false,
   timeblocks: [0, 1, 2, 3, 4, 5, 6].map((dow) => ({ dow, min: 0, max: 1440 })),
 };
-
-export type NodeSpec = {
-  id: number;
-  type: string;
-  payload?: Record<string, unknown>;
-  delay_in_seconds?: number;
-  /** Branch id -> next node id. */
-  next?: Record<number, number>;
-};
-
-/** Builds nodes with symmetric before/after edges from `next` maps. */
-export function buildNodes(specs: NodeSpec[]) {
-  const before = new Map<number, Array<{ node_id: number; branch_id: number }>>();
-  for (const spec of specs) {
-    for (const [branch, target] of Object.entries(spec.next ?? {})) {
-      before.set(target, [...(before.get(target) ?? []), { node_id: spec.id, branch_id: Number(branch) }]);
-    }
-  }
-  return specs.map((spec) => ({
-    id: spec.id,
-    type: spec.type,
-    automation: 'auto',
-    payload: spec.payload ?? [],
-    delay_in_seconds: spec.delay_in_seconds ?? 0,
-    before: before.get(spec.id) ?? [],
-    after: Object.entries(spec.next ?? {}).map(([branch, target]) => ({
-      node_id: target,
-      branch_id: Number(branch),
-    })),
-  }));
-}
 
 export async function makeSender(
   db: Database,

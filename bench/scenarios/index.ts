@@ -4,11 +4,14 @@ import { authScenario } from './auth.js';
 import { companiesScenario } from './companies.js';
 import { crmScenario } from './crm.js';
 import { crmSettingsScenario } from './crm-settings.js';
+import { dataSourcesScenario } from './data-sources.js';
 import { emailScenario } from './email.js';
 import { engineScenario } from './engine.js';
+import { enrichmentScenario } from './enrichment.js';
 import { filesScenario } from './files.js';
 import { flowsScenario } from './flows.js';
 import { linkedinScenario } from './linkedin.js';
+import { linkedinSyncScenario } from './linkedin-sync.js';
 import { tasksScenario } from './tasks.js';
 import { templatesScenario } from './templates.js';
 import { webhooksScenario } from './webhooks.js';
@@ -24,6 +27,9 @@ export const scenarios: Scenario[] = [
   engineScenario,
   tasksScenario,
   linkedinScenario,
+  linkedinSyncScenario,
   flowsScenario,
   emailScenario,
+  enrichmentScenario,
+  dataSourcesScenario,
 ];

@@ -11,6 +11,7 @@ import type { LinkedinBrowsersTable } from '../modules/browsers/browsers.tables.
 import type { BulkOperationsTable } from '../modules/bulk-operations/bulk-operations.tables.js';
 import type { CompaniesTable } from '../modules/companies/companies.tables.js';
 import type { CustomFieldsTable } from '../modules/custom-fields/custom-fields.tables.js';
+import type { DataSourcesTable } from '../modules/data-sources/data-sources.tables.js';
 import type {
   EmailBodiesTable,
   EmailsTable,
@@ -21,9 +22,11 @@ import type {
 import type {
   ContactSourceRotationTable,
   LeadSignalsTable,
+  LinkedinReadPaceTable,
   SandboxLinkedinActionsTable,
   SenderChannelStateTable,
 } from '../modules/engine/engine.tables.js';
+import type { CreditLedgerTable, EnrichmentQueueTable } from '../modules/enrichment/enrichment.tables.js';
 import type { EventsTable } from '../modules/events/events.tables.js';
 import type { FileExportsTable, FileImportsTable } from '../modules/files/files.tables.js';
 import type {
@@ -37,6 +40,12 @@ import type {
 } from '../modules/flows/flows.tables.js';
 import type { IdentityTables } from '../modules/identity/identity.tables.js';
 import type { LeadCountDeltasTable, LeadsTable, LeadTombstonesTable } from '../modules/leads/leads.tables.js';
+import type {
+  LinkedinConversationsTable,
+  LinkedinMessagesTable,
+  LinkedinSyncStateTable,
+  SandboxLinkedinInboxTable,
+} from '../modules/linkedin-messages/linkedin-messages.tables.js';
 import type { ListsTable } from '../modules/lists/lists.tables.js';
 import type { NotesTable } from '../modules/notes/notes.tables.js';
 import type { PipelineStagesTable } from '../modules/pipeline-stages/pipeline-stages.tables.js';
@@ -75,6 +84,8 @@ export interface DB extends IdentityTables, JobsTables {
   task_count_deltas: TaskCountDeltasTable;
   linkedin_browsers: LinkedinBrowsersTable;
   sender_channel_state: SenderChannelStateTable;
+  linkedin_read_pace: LinkedinReadPaceTable;
+  data_sources: DataSourcesTable;
   lead_signals: LeadSignalsTable;
   contact_source_rotation: ContactSourceRotationTable;
   sandbox_linkedin_actions: SandboxLinkedinActionsTable;
@@ -85,4 +96,10 @@ export interface DB extends IdentityTables, JobsTables {
   mailbox_folders: MailboxFoldersTable;
   email_bodies: EmailBodiesTable;
   emails: EmailsTable;
+  linkedin_messages: LinkedinMessagesTable;
+  linkedin_conversations: LinkedinConversationsTable;
+  linkedin_sync_state: LinkedinSyncStateTable;
+  sandbox_linkedin_inbox: SandboxLinkedinInboxTable;
+  credit_ledger: CreditLedgerTable;
+  enrichment_queue: EnrichmentQueueTable;
 }

@@ -215,6 +215,11 @@ function describe(error: ErrorObject, field: string): string {
         : `${name} must have at least ${String(params.limit)} items.`;
     case 'maxItems':
       return `${name} must have at most ${String(params.limit)} items.`;
+    case 'not':
+      // A "not" rule says in x-message what it forbids ("not both" rules).
+      return typeof schema['x-message'] === 'string'
+        ? `${name} ${schema['x-message']}.`
+        : `${name} is not accepted in this combination.`;
     case 'minProperties':
       return `${name} needs at least ${String(params.limit)} of: ${Object.keys((schema.properties as object) ?? {}).join(', ')}.`;
     case 'pattern': {

@@ -361,8 +361,9 @@ export async function startReplica(initial: ReplicaState = seedState()): Promise
           }
           pendingLogins.delete(form.get('challengeId') ?? '');
           const token = issueSession(slug);
+          // LinkedIn sends SameSite=None; Secure - over the replica's plain http Chromium would drop that.
           return redirect('/feed/', {
-            'set-cookie': [`li_at=${token}; Path=/; HttpOnly; SameSite=None; Max-Age=31536000`],
+            'set-cookie': [`li_at=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000`],
           });
         }
         return send(
@@ -456,6 +457,22 @@ export async function startReplica(initial: ReplicaState = seedState()): Promise
           )
           .join('');
         return send(200, page('Skills', `<ul>${items}</ul>`, me));
+      }
+      if (path === '/messaging/') {
+        // The inbox: every conversation of the account with its messages (a test adds the contacts'
+        // replies to state.threads with from "them").
+        const threads = Object.entries(state.threads[me] ?? {})
+          .map(
+            ([slug, messages]) =>
+              `<li data-field="conversation" data-person="${esc(slug)}"><a href="/in/${esc(slug)}/">${esc(slug)}</a><ul>${messages
+                .map(
+                  (m, i) =>
+                    `<li data-field="message" data-from="${m.from}" data-index="${i}"><time datetime="${m.at}">${m.at}</time>${m.subject ? `<h4 data-field="message-subject">${esc(m.subject)}</h4>` : ''}<p data-field="message-body">${esc(m.text)}</p></li>`,
+                )
+                .join('')}</ul></li>`,
+          )
+          .join('');
+        return send(200, page('Messaging', `<ul>${threads}</ul>`, me));
       }
       if (path === '/messaging/compose/') {
         const p = person(url.searchParams.get('recipient') ?? '');

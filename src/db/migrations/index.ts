@@ -21,6 +21,11 @@ import * as attachments from './0800_attachments.js';
 import * as linkedinSeats from './0810_linkedin_seats.js';
 import * as email from './0850_email.js';
 import * as emailsApi from './0860_emails_api.js';
+import * as linkedinMessages from './0870_linkedin_messages.js';
+import * as linkedinReadPace from './0890_linkedin_read_pace.js';
+import * as enrichment from './0900_enrichment.js';
+import * as dataSources from './0910_data_sources.js';
+import * as dataSourcesRunningIdx from './0911_data_sources_running_idx.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_identity': identity,
@@ -43,4 +48,9 @@ export const migrations: Record<string, Migration> = {
   '0810_linkedin_seats': linkedinSeats,
   '0850_email': email,
   '0860_emails_api': emailsApi,
+  '0870_linkedin_messages': linkedinMessages,
+  '0890_linkedin_read_pace': linkedinReadPace,
+  '0900_enrichment': enrichment,
+  '0910_data_sources': dataSources,
+  '0911_data_sources_running_idx': dataSourcesRunningIdx,
 };

@@ -285,4 +285,31 @@ describe('the dispatcher', () => {
     await h.run(allDone([row!.uuid]));
     expect(await actionsOf(sender.uuid)).toHaveLength(1);
   });
+  it('waits while someone holds the seat’s live view, without parking or failing anything', async () => {
+    const sender = await senderWithSeat();
+    const leaseEnd = new Date(h.clock.now().getTime() + 30 * 60_000);
+    await db()
+      .updateTable('linkedin_browsers')
+      .set({ viewer_lease_until: leaseEnd })
+      .where('team_id', '=', team())
+      .where('sender_profile_uuid', '=', sender.uuid)
+      .execute();
+    const flow = await makeFlow(db(), team(), { senders: [sender.uuid], nodes: visitThenEnd });
+    const [lead] = await makeContacts(db(), team(), 1, 'Watched');
+    const [row] = await enroll(db(), team(), flow, [lead!.uuid], { at: h.clock.now() });
+    await h.run(undefined, { maxTicks: 8, stepMs: 60_000 }); // at most 8 minutes of the half hour
+    expect(h.clock.now() < leaseEnd).toBe(true);
+    expect(await actionsOf(sender.uuid)).toEqual([]);
+    expect(
+      await db()
+        .selectFrom('flow_leads')
+        .select(['status', 'reason'])
+        .where('uuid', '=', row!.uuid)
+        .executeTakeFirst(),
+    ).toEqual({ status: 'in_progress', reason: null });
+    await h.run(allDone([row!.uuid]));
+    const actions = await actionsOf(sender.uuid);
+    expect(actions).toHaveLength(1);
+    expect(actions[0]!.performed_at.getTime()).toBeGreaterThanOrEqual(leaseEnd.getTime());
+  });
 });

@@ -20,6 +20,17 @@ export interface SenderChannelStateTable {
   updated_at: UpdatedAt;
 }
 
+/** A sender's LinkedIn read budget per kind (drivers/read-pace.ts). */
+export interface LinkedinReadPaceTable {
+  team_id: number;
+  sender_profile_uuid: string;
+  kind: 'profile' | 'search';
+  next_at: Date;
+  /** The UTC day `count` counts. */
+  day: string;
+  count: number;
+}
+
 export type SignalKind =
   | 'connection_accepted'
   | 'linkedin_replied'

@@ -3,7 +3,7 @@
 // key (retries and re-syncs are harmless), wakes the triggers waiting for it, applies the stop rule
 // (a reply ends the contact's running enrollments with that sender), counts the conversion on the
 // node that earned it, and records the event for webhooks.
-import { type SqlBool, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Database, Executor } from '../../db/database.js';
 import { newId } from '../../lib/ids.js';
 import { type EventInput, emitEvents } from '../events/emit.js';
@@ -76,7 +76,7 @@ export async function ingestSignalsIn(trx: Executor, teamId: number, now: Date, 
     on conflict (team_id, kind, external_key) where external_key is not null do nothing
     returning lead_uuid, sender_profile_uuid, kind, occurred_at, payload
   `.execute(trx);
-  for (const signal of inserted.rows) await applySignal(trx, teamId, now, signal);
+  await applySignals(trx, teamId, now, inserted.rows);
   return inserted.rows.length;
 }
 
@@ -88,34 +88,69 @@ type StoredSignal = {
   payload: Record<string, unknown> | null;
 };
 
-function sameSender(senderUuid: string | null) {
-  return senderUuid ? sql<SqlBool>`fl.sender_profile_uuid = ${senderUuid}` : sql<SqlBool>`true`;
-}
+type Enrollment = { uuid: string; flow_uuid: string; lead_uuid: string; sender_profile_uuid: string | null };
 
-async function applySignal(trx: Executor, teamId: number, now: Date, signal: StoredSignal) {
-  const lead = signal.lead_uuid;
-  const triggers = TRIGGERS[signal.kind] ?? [];
-  // Wake the enrollments waiting at a trigger this signal fires: they take branch 1 when claimed.
-  const woken = await sql<{ uuid: string; flow_uuid: string }>`
-    update flow_leads fl set wait = fl.wait || '{"happened": true}'::jsonb, next_run_at = ${now}, updated_at = ${now},
-      claim_token = fl.claim_token + 1, lease_until = null
-    from flow_versions fv, jsonb_array_elements(fv.nodes) n
-    where fl.team_id = ${teamId} and fl.lead_uuid = ${lead} and fl.status = 'in_progress'
-      and ${sameSender(signal.sender_profile_uuid)} and fl.wait ->> 'kind' = 'trigger'
-      and fv.team_id = fl.team_id and fv.uuid = fl.flow_version_uuid
-      and (n ->> 'id')::int = fl.flow_node_id and n ->> 'type' = any(${triggers}::text[])
-    returning fl.uuid, fl.flow_uuid
-  `.execute(trx);
+/** Whether an enrollment is the signal's: same contact, and same sender when the signal names one. */
+const concerns = (signal: StoredSignal) => (e: Enrollment) =>
+  e.lead_uuid === signal.lead_uuid &&
+  (signal.sender_profile_uuid === null || e.sender_profile_uuid === signal.sender_profile_uuid);
+
+/**
+ * Applies new signals set-based (a sync may bring a thousand replies at once): per kind one statement
+ * wakes the enrollments waiting at a trigger it fires, one statement finds what the stop rule ends, one
+ * ends them, one counts the conversions, one records the events.
+ */
+async function applySignals(trx: Executor, teamId: number, now: Date, signals: StoredSignal[]) {
+  if (signals.length === 0) return;
+  // Wake the enrollments waiting at a trigger these signals fire: they take branch 1 when claimed.
+  const wokenByKind = new Map<SignalKind, Enrollment[]>();
+  for (const kind of new Set(signals.map((s) => s.kind))) {
+    const triggers = TRIGGERS[kind] ?? [];
+    if (triggers.length === 0) continue;
+    const targets = [
+      ...new Map(
+        signals
+          .filter((s) => s.kind === kind)
+          .map((s) => [
+            `${s.lead_uuid}:${s.sender_profile_uuid}`,
+            { lead_uuid: s.lead_uuid, sender_uuid: s.sender_profile_uuid },
+          ]),
+      ).values(),
+    ];
+    const woken = await sql<Enrollment>`
+      update flow_leads fl set wait = fl.wait || '{"happened": true}'::jsonb, next_run_at = ${now}, updated_at = ${now},
+        claim_token = fl.claim_token + 1, lease_until = null
+      from flow_versions fv, jsonb_array_elements(fv.nodes) n,
+        jsonb_to_recordset(${JSON.stringify(targets)}::jsonb) as s(lead_uuid uuid, sender_uuid uuid)
+      where fl.team_id = ${teamId} and fl.lead_uuid = s.lead_uuid and fl.status = 'in_progress'
+        and (s.sender_uuid is null or fl.sender_profile_uuid = s.sender_uuid) and fl.wait ->> 'kind' = 'trigger'
+        and fv.team_id = fl.team_id and fv.uuid = fl.flow_version_uuid
+        and (n ->> 'id')::int = fl.flow_node_id and n ->> 'type' = any(${triggers}::text[])
+      returning fl.uuid, fl.flow_uuid, fl.lead_uuid, fl.sender_profile_uuid
+    `.execute(trx);
+    wokenByKind.set(kind, woken.rows);
+  }
 
   // The stop rule: a reply ends the contact's other running enrollments with that sender, unless the
   // last message of that enrollment asked to go on (stop_on_reply_level "never").
-  let stopped: string[] = [];
-  if (REPLY_KINDS.includes(signal.kind)) {
-    const wokenUuids = woken.rows.map((r) => r.uuid);
-    const candidates = await sql<{ uuid: string; flow_uuid: string }>`
-      select fl.uuid, fl.flow_uuid from flow_leads fl
-      where fl.team_id = ${teamId} and fl.lead_uuid = ${lead} and fl.status in ('in_progress', 'paused')
-        and ${sameSender(signal.sender_profile_uuid)} and fl.uuid <> all(${wokenUuids}::uuid[])
+  let stopped: Enrollment[] = [];
+  const replies = signals.filter((s) => REPLY_KINDS.includes(s.kind));
+  if (replies.length > 0) {
+    const wokenByReply = REPLY_KINDS.flatMap((kind) => wokenByKind.get(kind) ?? []).map((e) => e.uuid);
+    const targets = [
+      ...new Map(
+        replies.map((s) => [
+          `${s.lead_uuid}:${s.sender_profile_uuid}`,
+          { lead_uuid: s.lead_uuid, sender_uuid: s.sender_profile_uuid },
+        ]),
+      ).values(),
+    ];
+    const candidates = await sql<Enrollment>`
+      select distinct fl.uuid, fl.flow_uuid, fl.lead_uuid, fl.sender_profile_uuid from flow_leads fl
+      join jsonb_to_recordset(${JSON.stringify(targets)}::jsonb) as s(lead_uuid uuid, sender_uuid uuid)
+        on fl.lead_uuid = s.lead_uuid and (s.sender_uuid is null or fl.sender_profile_uuid = s.sender_uuid)
+      where fl.team_id = ${teamId} and fl.status in ('in_progress', 'paused')
+        and fl.uuid <> all(${wokenByReply}::uuid[])
         and coalesce((
           select t.payload ->> 'stop_on_reply_level' from tasks t
           where t.team_id = fl.team_id and t.flow_lead_uuid = fl.uuid
@@ -123,40 +158,60 @@ async function applySignal(trx: Executor, teamId: number, now: Date, signal: Sto
           order by t.step desc limit 1
         ), 'always') <> 'never'
     `.execute(trx);
-    stopped = candidates.rows.map((r) => r.uuid);
-    if (stopped.length > 0) await endEnrollments(trx, teamId, { uuids: stopped }, 'finished', 'replied', now);
+    stopped = candidates.rows;
+    if (stopped.length > 0) {
+      await endEnrollments(trx, teamId, { uuids: stopped.map((e) => e.uuid) }, 'finished', 'replied', now);
+    }
   }
 
-  await stopEmailSteps(trx, teamId, signal, now);
-  await countConversion(trx, teamId, signal, now);
-  await emitSignalEvent(
+  for (const signal of signals) if (EMAIL_STOPS[signal.kind]) await stopEmailSteps(trx, teamId, signal, now);
+  await countConversions(trx, teamId, signals, now);
+  await emitSignalEvents(
     trx,
     teamId,
-    signal,
-    [...woken.rows, ...stopped.map((uuid) => ({ uuid, flow_uuid: '' }))],
+    signals.map((signal) => ({
+      signal,
+      enrollments: [
+        ...(wokenByKind.get(signal.kind) ?? []).filter(concerns(signal)),
+        ...(REPLY_KINDS.includes(signal.kind) ? stopped.filter(concerns(signal)) : []),
+      ],
+    })),
     now,
   );
 }
 
-/** Credits the conversion to the latest done action of the matching type in each enrollment. */
-async function countConversion(trx: Executor, teamId: number, signal: StoredSignal, now: Date) {
-  const conversion = CONVERSIONS[signal.kind];
-  if (!conversion) return;
+/** Credits each conversion to the latest done action of the matching type in each enrollment (one statement). */
+async function countConversions(trx: Executor, teamId: number, signals: StoredSignal[], now: Date) {
+  const rows = signals.flatMap((signal) => {
+    const conversion = CONVERSIONS[signal.kind];
+    return conversion
+      ? [
+          {
+            lead_uuid: signal.lead_uuid,
+            sender_uuid: signal.sender_profile_uuid,
+            kind: conversion.kind,
+            types: conversion.types.join(','),
+          },
+        ]
+      : [];
+  });
+  if (rows.length === 0) return;
   await sql`
     insert into flow_conversion_deltas (team_id, flow_uuid, flow_node_id, contact_source_id, channel, kind, delta, occurred_at)
     select ${teamId}, fl.flow_uuid, t.flow_node_id, fl.contact_source_id,
       case t.type when 'linkedin_send_connection_request' then 'linkedin_connection_request'
         when 'linkedin_send_message' then 'linkedin_message' when 'linkedin_send_inmail' then 'linkedin_inmail'
         else 'email' end,
-      ${conversion.kind}, 1, ${now}
-    from flow_leads fl
+      v.kind, 1, ${now}
+    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(lead_uuid uuid, sender_uuid uuid, kind text, types text)
+    join flow_leads fl on fl.team_id = ${teamId} and fl.lead_uuid = v.lead_uuid
+      and (v.sender_uuid is null or fl.sender_profile_uuid = v.sender_uuid)
     cross join lateral (
       select t.flow_node_id, t.type from tasks t
       where t.team_id = fl.team_id and t.flow_lead_uuid = fl.uuid and t.status = 'closed'
-        and t.type = any(${conversion.types}::text[])
+        and t.type = any(string_to_array(v.types, ','))
       order by t.step desc limit 1
     ) t
-    where fl.team_id = ${teamId} and fl.lead_uuid = ${signal.lead_uuid} and ${sameSender(signal.sender_profile_uuid)}
   `.execute(trx);
 }
 
@@ -194,51 +249,76 @@ async function stopEmailSteps(trx: Executor, teamId: number, signal: StoredSigna
   `.execute(trx);
 }
 
-async function emitSignalEvent(
+async function emitSignalEvents(
   trx: Executor,
   teamId: number,
-  signal: StoredSignal,
-  enrollments: Array<{ uuid: string; flow_uuid: string }>,
+  items: Array<{ signal: StoredSignal; enrollments: Enrollment[] }>,
   now: Date,
 ) {
-  const name = SIGNAL_EVENTS[signal.kind];
-  if (!name) return;
-  const flowUuid = enrollments.find((e) => e.flow_uuid)?.flow_uuid;
-  const automation = flowUuid
-    ? ((await trx
-        .selectFrom('flows')
-        .select(['uuid', 'name', 'status', 'priority'])
-        .where('team_id', '=', teamId)
-        .where('uuid', '=', flowUuid)
-        .executeTakeFirst()) ?? null)
-    : null;
-  const sender = await senderObject(trx, teamId, signal.sender_profile_uuid);
+  const named = items.filter((item) => SIGNAL_EVENTS[item.signal.kind]);
+  if (named.length === 0) return;
+  const flowOf = (item: (typeof named)[number]) => item.enrollments.find((e) => e.flow_uuid)?.flow_uuid;
+  const flowUuids = [...new Set(named.map(flowOf).filter((uuid): uuid is string => Boolean(uuid)))];
+  const flows = new Map(
+    (flowUuids.length > 0
+      ? await trx
+          .selectFrom('flows')
+          .select(['uuid', 'name', 'status', 'priority'])
+          .where('team_id', '=', teamId)
+          .where('uuid', 'in', flowUuids)
+          .execute()
+      : []
+    ).map((f) => [f.uuid, f]),
+  );
+  const senderUuids = [...new Set(named.map((item) => item.signal.sender_profile_uuid))];
+  const senders = new Map(
+    await Promise.all(
+      senderUuids.map(async (uuid) => [uuid, await senderObject(trx, teamId, uuid)] as const),
+    ),
+  );
+  await emitEvents(
+    trx,
+    teamId,
+    named.map((item) => {
+      const { signal } = item;
+      const flowUuid = flowOf(item);
+      return {
+        name: SIGNAL_EVENTS[signal.kind] as EventInput['name'],
+        leadUuid: signal.lead_uuid,
+        sender_profile: senders.get(signal.sender_profile_uuid) ?? null,
+        automation: flowUuid ? (flows.get(flowUuid) ?? null) : null,
+        occurredAt: now,
+        ...signalObjects(signal),
+      };
+    }),
+  );
+}
+
+function signalObjects(signal: StoredSignal): Partial<EventInput> {
   const payload = signal.payload ?? {};
-  const at = signal.occurred_at.toISOString();
-  const objects =
-    signal.kind.startsWith('email_') || signal.kind === 'link_clicked'
-      ? { email: (payload.email as EventInput['email'] | undefined) ?? null }
-      : signal.kind === 'connection_accepted'
-        ? {
-            linkedin_connection: {
-              full_name: (payload.full_name as string | undefined) ?? null,
-              nickname: (payload.nickname as string | undefined) ?? null,
-              connected_at: at,
-            },
-          }
-        : {
-            linkedin_message: {
-              uuid: (payload.message_uuid as string | undefined) ?? newId(),
-              subject: (payload.subject as string | undefined) ?? null,
-              text: (payload.text as string | undefined) ?? null,
-              type: 'inbox',
-              status: 'done',
-              linkedin_type: (payload.linkedin_type as string | undefined) ?? 'MEMBER_TO_MEMBER',
-              sent_at: at,
-              read_at: null,
-            },
-          };
-  await emitEvents(trx, teamId, [
-    { name, leadUuid: signal.lead_uuid, sender_profile: sender, automation, occurredAt: now, ...objects },
-  ]);
+  const at = new Date(signal.occurred_at).toISOString();
+  if (signal.kind.startsWith('email_') || signal.kind === 'link_clicked') {
+    return { email: (payload.email as EventInput['email'] | undefined) ?? null };
+  }
+  if (signal.kind === 'connection_accepted') {
+    return {
+      linkedin_connection: {
+        full_name: (payload.full_name as string | undefined) ?? null,
+        nickname: (payload.nickname as string | undefined) ?? null,
+        connected_at: at,
+      },
+    };
+  }
+  return {
+    linkedin_message: {
+      uuid: (payload.message_uuid as string | undefined) ?? newId(),
+      subject: (payload.subject as string | undefined) ?? null,
+      text: (payload.text as string | undefined) ?? null,
+      type: 'inbox',
+      status: 'done',
+      linkedin_type: (payload.linkedin_type as string | undefined) ?? 'MEMBER_TO_MEMBER',
+      sent_at: at,
+      read_at: null,
+    },
+  };
 }

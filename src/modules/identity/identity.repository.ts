@@ -168,18 +168,6 @@ export async function selectTeamById(db: Executor, teamId: number) {
   return db.selectFrom('teams').selectAll().where('id', '=', teamId).executeTakeFirst();
 }
 
-export async function addTeamCredits(db: Executor, teamId: number, amount: number) {
-  return db
-    .updateTable('teams')
-    .set((eb) => ({
-      credits_advanced_enrichment: eb('credits_advanced_enrichment', '+', amount),
-      updated_at: new Date(),
-    }))
-    .where('id', '=', teamId)
-    .returningAll()
-    .executeTakeFirst();
-}
-
 export async function countUsers(db: Executor): Promise<number> {
   const row = await db
     .selectFrom('users')

@@ -5,6 +5,7 @@ import { hashApiKey } from '../../http/auth.js';
 import { AppError, conflict, invalidField, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { envelope, type PageRequest } from '../../lib/pagination.js';
+import { grantCredits } from '../enrichment/credits.js';
 import { type AuthCache, createAuthCache } from './auth-cache.js';
 import * as repo from './identity.repository.js';
 
@@ -223,7 +224,11 @@ export function createIdentityService(deps: {
     async addCredits(teamId: number, amount: number) {
       if (!Number.isInteger(amount))
         throw invalidField('amount', 'amount must be a whole number of credits.');
-      const team = await repo.addTeamCredits(db, teamId, amount);
+      // Through the credit ledger: the grant is a row, and the balance never goes below 0.
+      const team = await db.transaction().execute(async (trx) => {
+        await grantCredits(trx, teamId, amount);
+        return repo.selectTeamById(trx, teamId);
+      });
       if (!team) throw notFound(`Team ${teamId}`);
       return { team_id: team.id, credits: toTeam(team).credits };
     },

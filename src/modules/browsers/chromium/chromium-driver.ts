@@ -16,6 +16,7 @@ import type {
   FailureReason,
   OutcomeCheck,
 } from '../../engine/drivers/driver.js';
+import type { InboxItem, InboxPage, LinkedInInbox } from '../../engine/drivers/inbox.js';
 import {
   type CompanyRef,
   type LinkedInCompanyPage,
@@ -690,6 +691,76 @@ export function createChromiumReader(
         };
       }
       return read((page) => readSearch(p, page, url, kind, pageNo)) as Promise<ReadOutcome<SearchPage>>;
+    },
+  };
+}
+
+type InboxRow = {
+  person: string;
+  from: string;
+  index: string;
+  at: string;
+  subject: string | null;
+  text: string;
+};
+
+/**
+ * A seat's inbox read in its browser (the sync, src/modules/linkedin-messages/): the messaging page's
+ * conversations and the messages the other member wrote, from a cursor (the latest time seen; messages
+ * at that time are read again and stored once by the sync). The seat's own messages are left out: the
+ * sends are stored when they are made. Accepted invitations are not read here yet.
+ */
+export function createChromiumInbox(seat: ChromiumSeat, options: ChromiumOptions): LinkedInInbox {
+  const p = pages(options);
+  return {
+    name: 'chromium',
+    async readSince(_context, cursor, limit): Promise<ReadOutcome<InboxPage>> {
+      try {
+        const rows = await options.browsers.use(seat.teamId, seat.seatId, async ({ page }) => {
+          const kind = await p.go(page, p.urls.inbox());
+          if (kind !== 'messaging') stop('transient', `Expected the messaging page, got ${page.url()}.`);
+          return page.locator(S.messaging.conversation).evaluateAll(
+            (nodes, sel) =>
+              nodes.flatMap((node) =>
+                Array.from(node.querySelectorAll(sel.event)).map((m) => ({
+                  person: node.getAttribute('data-person') ?? '',
+                  from: m.getAttribute('data-from') ?? '',
+                  index: m.getAttribute('data-index') ?? '',
+                  at: m.querySelector('time')?.getAttribute('datetime') ?? '',
+                  subject: m.querySelector(sel.subject)?.textContent ?? null,
+                  text: m.querySelector(sel.body)?.textContent ?? '',
+                })),
+              ),
+            { event: S.messaging.event, subject: S.messaging.eventSubject, body: S.messaging.eventBody },
+          );
+        });
+        const since = cursor ? Date.parse(cursor) : Number.NEGATIVE_INFINITY;
+        const all = (rows as InboxRow[])
+          .filter((r) => r.from !== 'me' && r.person && Date.parse(r.at) >= since)
+          .sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+        const fresh = all.slice(0, limit);
+        const items: InboxItem[] = fresh.map((r) => ({
+          kind: 'message',
+          id: `chromium:${r.person}:${r.index}`,
+          conversationId: r.person,
+          direction: 'inbox',
+          member: { linkedin: r.person },
+          text: r.text,
+          subject: r.subject,
+          linkedinType: r.subject ? 'InMail' : 'MEMBER_TO_MEMBER',
+          sentAt: new Date(r.at),
+        }));
+        const last = fresh.at(-1);
+        return { ok: true, value: { items, cursor: last ? last.at : cursor, hasMore: all.length > limit } };
+      } catch (error) {
+        const { reason, message, retryAfterMs } = failure(error, options.logger);
+        return {
+          ok: false,
+          reason: READ_REASONS[reason] ?? 'transient',
+          message,
+          ...(retryAfterMs ? { retryAfterMs } : {}),
+        };
+      }
     },
   };
 }

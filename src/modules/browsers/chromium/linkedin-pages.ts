@@ -99,6 +99,7 @@ export function linkedInUrls(baseUrl: string) {
     profile: (handle: string) => `${base}/in/${enc(handle)}/`,
     recentActivity: (handle: string) => `${base}/in/${enc(handle)}/recent-activity/all/`,
     skills: (handle: string) => `${base}/in/${enc(handle)}/details/skills/`,
+    inbox: () => `${base}/messaging/`,
     compose: (handle: string) => `${base}/messaging/compose/?recipient=${enc(handle)}`,
     inmail: (handle: string) => `${base}/messaging/compose/?recipient=${enc(handle)}&inmail=true`,
     sentInvitations: () => `${base}/mynetwork/invitation-manager/sent/`,
@@ -139,6 +140,8 @@ export function companyHandle(url: string): string | null {
 export const SELECTORS = {
   /** Present on every signed-in page (the global navigation). */
   signedInNav: 'nav a[href*="/feed"]',
+  /** The signed-in member's own profile link in the global navigation ("Me"): its path is the member id. */
+  ownProfileLink: 'nav a[href*="/in/"]',
   /** LinkedIn's weekly invitation limit notice (shown after a connect attempt once it is reached). */
   weeklyLimitAlert: 'div[class*="ip-fuse-limit-alert__warning"]',
   /** An error toast (a failed action). `data-error-code` names why, when LinkedIn says. */
@@ -196,6 +199,9 @@ export const SELECTORS = {
     event: 'li[data-field="message"]',
     eventFromMe: 'li[data-field="message"][data-from="me"]',
     eventBody: '[data-field="message-body"]',
+    /** The inbox's conversations (with the other member's nickname) and their messages. */
+    conversation: 'li[data-field="conversation"]',
+    eventSubject: '[data-field="message-subject"]',
   },
   invitations: {
     card: 'li[data-field="invitation"]',

@@ -120,6 +120,16 @@ describe('seat browsers', { timeout: 120_000 }, () => {
     held.release();
     expect(await browsers.use(teamId, seatId, async () => 'ran')).toBe('ran');
     expect((await browsers.open(teamId, seatId)).context).toBe(second.context);
+    // The live view waits for an action in progress before it takes the browser.
+    let finished = false;
+    const action = browsers.use(teamId, seatId, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      finished = true;
+    });
+    const viewer = await browsers.acquire(teamId, seatId);
+    expect(finished).toBe(true);
+    await action;
+    viewer.release();
     await browsers.release(teamId, seatId);
   });
 });

@@ -34,7 +34,8 @@ export interface SeatBrowsers {
   open(teamId: number, seatId: number): Promise<SeatBrowser>;
   /**
    * Like `open`, but held until `release()`: the live view holds the browser while someone watches.
-   * Meanwhile `use` refuses the seat (SeatBusyError): automation never drives a page someone watches.
+   * Waits for the `use` in progress, if any; meanwhile `use` refuses the seat (SeatBusyError):
+   * automation never drives a page someone watches.
    */
   acquire(teamId: number, seatId: number): Promise<HeldSeatBrowser>;
   /**
@@ -92,6 +93,20 @@ const keyOf = (teamId: number, seatId: number) => `${teamId}:${seatId}`;
 /** Where a seat's browser profile lives while its browser is open. */
 export function seatProfileDir(dataDir: string, teamId: number, seatId: number): string {
   return path.join(dataDir, 'browsers', `seat-${teamId}-${seatId}`);
+}
+
+/** The browser's cookies as a session is stored. */
+export async function cookiesOf(context: BrowserContext): Promise<SessionCookie[]> {
+  return (await context.cookies()).map((c) => ({
+    name: c.name,
+    value: c.value,
+    domain: c.domain,
+    path: c.path,
+    expires: c.expires,
+    httpOnly: c.httpOnly,
+    secure: c.secure,
+    sameSite: c.sameSite,
+  }));
 }
 
 export function createSeatBrowsers(options: SeatBrowsersOptions): SeatBrowsers {
@@ -176,19 +191,6 @@ export function createSeatBrowsers(options: SeatBrowsersOptions): SeatBrowsers {
       }
     }, settings.browserIdleMs);
     entry.timer.unref();
-  }
-
-  async function cookiesOf(context: BrowserContext): Promise<SessionCookie[]> {
-    return (await context.cookies()).map((c) => ({
-      name: c.name,
-      value: c.value,
-      domain: c.domain,
-      path: c.path,
-      expires: c.expires,
-      httpOnly: c.httpOnly,
-      secure: c.secure,
-      sameSite: c.sameSite,
-    }));
   }
 
   async function save(entry: Entry) {
@@ -314,38 +316,47 @@ export function createSeatBrowsers(options: SeatBrowsersOptions): SeatBrowsers {
     };
   }
 
+  /** Runs `work` after the seat's previous work, one at a time per seat (the queue outlives restarts). */
+  async function serial<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const previous = locks.get(key) ?? Promise.resolve();
+    let done!: () => void;
+    const mine = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    const tail = previous.then(() => mine);
+    locks.set(key, tail);
+    await previous;
+    try {
+      return await work();
+    } finally {
+      done();
+      if (locks.get(key) === tail) locks.delete(key);
+    }
+  }
+
   return {
     async open(teamId, seatId) {
       const entry = await start(teamId, seatId);
       schedule(entry);
       return entry.browser!;
     },
-    acquire: (teamId, seatId) => hold(teamId, seatId, true),
-    async use(teamId, seatId, work) {
+    // After the work in progress (an action mid-way finishes first); work queued later is refused.
+    acquire: (teamId, seatId) => serial(keyOf(teamId, seatId), () => hold(teamId, seatId, true)),
+    use(teamId, seatId, work) {
       const key = keyOf(teamId, seatId);
-      // One piece of work per seat at a time (the queue outlives restarts of its browser).
-      const previous = locks.get(key) ?? Promise.resolve();
-      let done!: () => void;
-      const mine = new Promise<void>((resolve) => {
-        done = resolve;
-      });
-      const tail = previous.then(() => mine);
-      locks.set(key, tail);
-      await previous;
-      let held: HeldSeatBrowser | undefined;
-      try {
-        held = await hold(teamId, seatId, false);
-        const result = await work({ context: held.context, page: held.page });
-        const entry = entries.get(key);
-        if (entry && !entry.closing) {
-          await save(entry).catch((error) => logger?.warn({ err: error }, 'saving a seat session failed'));
+      return serial(key, async () => {
+        const held = await hold(teamId, seatId, false);
+        try {
+          const result = await work({ context: held.context, page: held.page });
+          const entry = entries.get(key);
+          if (entry && !entry.closing) {
+            await save(entry).catch((error) => logger?.warn({ err: error }, 'saving a seat session failed'));
+          }
+          return result;
+        } finally {
+          held.release();
         }
-        return result;
-      } finally {
-        held?.release();
-        done();
-        if (locks.get(key) === tail) locks.delete(key);
-      }
+      });
     },
     async saveSession(teamId, seatId) {
       const entry = entries.get(keyOf(teamId, seatId));

@@ -108,11 +108,15 @@ export interface ChannelDriver {
   checkOutcome(request: ActionRequest): Promise<OutcomeCheck>;
 }
 
-/** Finds the driver a sender acts through on a channel, or says why there is none. */
+/**
+ * Finds the driver a sender acts through on a channel, or says why there is none (`unavailable`: the
+ * sender's enrollments park until the cause is gone) or until when it is busy (`busyUntil`: someone holds
+ * the seat's live view; actions wait, nothing is parked or counted).
+ */
 export interface DriverRegistry {
   resolve(
     teamId: number,
     senderProfileUuid: string,
     channel: Channel,
-  ): Promise<ChannelDriver | { unavailable: string }>;
+  ): Promise<ChannelDriver | { unavailable: string } | { busyUntil: Date }>;
 }

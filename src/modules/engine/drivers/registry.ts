@@ -6,6 +6,7 @@ import type { Database } from '../../../db/database.js';
 import type { SeatDriver } from '../../browsers/browsers.tables.js';
 import type { SenderPauseReason } from '../sender-pauses.js';
 import type { Channel, ChannelDriver, DriverRegistry } from './driver.js';
+import type { InboxRegistry, LinkedInInbox } from './inbox.js';
 import type { LinkedInReader, ReaderRegistry } from './reader.js';
 
 export type SeatRow = {
@@ -26,7 +27,11 @@ export type DriverFactories = {
   ) => Promise<ChannelDriver | { unavailable: SenderPauseReason }>;
 };
 
-export function createDriverRegistry(db: Database, factories: DriverFactories): DriverRegistry {
+export function createDriverRegistry(
+  db: Database,
+  factories: DriverFactories,
+  clock: () => Date = () => new Date(),
+): DriverRegistry {
   return {
     async resolve(teamId, senderProfileUuid, channel: Channel) {
       if (channel === 'email') {
@@ -34,13 +39,17 @@ export function createDriverRegistry(db: Database, factories: DriverFactories): 
       }
       const seat = await db
         .selectFrom('linkedin_browsers')
-        .select(['team_id', 'id', 'sender_profile_uuid', 'driver', 'status'])
+        .select(['team_id', 'id', 'sender_profile_uuid', 'driver', 'status', 'viewer_lease_until'])
         .where('team_id', '=', teamId)
         .where('sender_profile_uuid', '=', senderProfileUuid)
         .orderBy('id')
         .executeTakeFirst();
       if (!seat) return { unavailable: 'no_linkedin_seat' };
       if (seat.status !== 'running') return { unavailable: 'seat_login_issue' };
+      // Someone is logging in through the seat's live view: its browser is theirs until the lease ends.
+      if (seat.viewer_lease_until && seat.viewer_lease_until > clock()) {
+        return { busyUntil: seat.viewer_lease_until };
+      }
       const factory = factories.linkedin[seat.driver];
       return factory ? factory(seat) : { unavailable: 'no_linkedin_seat' };
     },
@@ -95,6 +104,28 @@ export function createReaderRegistry(db: Database, factories: ReaderFactories): 
         found.set(seat.sender_profile_uuid, factories[seat.driver]!(seat));
       }
       return [...found].map(([senderProfileUuid, reader]) => ({ senderProfileUuid, reader }));
+    },
+  };
+}
+
+/** An inbox per seat driver kind (the sandbox network, a real browser). */
+export type InboxFactories = Partial<Record<SeatDriver, (seat: SeatRow) => LinkedInInbox>>;
+
+/** Which inbox a sender's seat is read through: the seat must run and its driver kind have an inbox. */
+export function createInboxRegistry(db: Database, factories: InboxFactories): InboxRegistry {
+  return {
+    async resolve(teamId, senderProfileUuid) {
+      const seat = await db
+        .selectFrom('linkedin_browsers')
+        .select(['team_id', 'id', 'sender_profile_uuid', 'driver', 'status'])
+        .where('team_id', '=', teamId)
+        .where('sender_profile_uuid', '=', senderProfileUuid)
+        .orderBy('id')
+        .executeTakeFirst();
+      if (!seat) return { unavailable: 'no_linkedin_seat' };
+      if (seat.status !== 'running') return { unavailable: 'seat_login_issue' };
+      const factory = factories[seat.driver];
+      return factory ? factory(seat) : { unavailable: 'no_inbox' };
     },
   };
 }

@@ -29,6 +29,8 @@ export type NodeKind =
   | 'http'
   /** A to-do for a person; the contact moves on without waiting for it. */
   | 'todo'
+  /** Queues the contact for LinkedIn enrichment (the enrichment module's queue and credits). */
+  | 'enrichment'
   /** Needs an outside service not configured here: a documented fallback branch. */
   | 'fallback_branch'
   /** Nothing to do here (service not configured, or an unknown type): a skipped task, branch 1. */
@@ -61,7 +63,7 @@ const KINDS: Record<string, NodeKind> = {
   email_search_waterflow: 'fallback_branch',
   ai_rule_filter: 'fallback_branch',
   integration_export_to_crm: 'skip',
-  gs_enqueue_for_enrichment: 'skip',
+  gs_enqueue_for_enrichment: 'enrichment',
   linkedin_find_contact: 'skip',
   custom: 'skip',
   end: 'end',
@@ -88,7 +90,6 @@ export const TRIGGER_SIGNALS: Record<string, { kinds: SignalKind[]; since: 'ever
 /** Why a `skip` node did nothing (recorded on its task). */
 export const SKIP_REASONS: Record<string, string> = {
   integration_export_to_crm: 'No CRM integration is configured in Leadflow; the contact was not exported.',
-  gs_enqueue_for_enrichment: 'Enrichment is not available in this installation yet.',
   linkedin_find_contact: 'Finding contacts on LinkedIn from a flow is not supported yet.',
   custom: 'A custom node does nothing in Leadflow.',
 };

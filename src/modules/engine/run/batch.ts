@@ -8,6 +8,7 @@ import type { Database, Executor } from '../../../db/database.js';
 import { AppError } from '../../../lib/errors.js';
 import { compileFilter } from '../../../lib/filter.js';
 import { isValidTimeZone } from '../../../lib/schedule.js';
+import { queueLeadsFromFlow } from '../../enrichment/enrichment.flow.js';
 import { emitEvents } from '../../events/emit.js';
 import { EVENT_CATALOG, isEventName } from '../../events/events.catalog.js';
 import {
@@ -499,7 +500,7 @@ async function writeWorks(
     `.execute(trx);
   }
 
-  await applyEffects(trx, teamId, mine, prepared);
+  await applyEffects(trx, teamId, mine, prepared, now);
 
   const rotated = mine.flatMap((w) =>
     w.rotated ? [{ flow: w.fl.flow_uuid, source: w.rotated.sourceId, sender: w.rotated.sender }] : [],
@@ -552,6 +553,7 @@ async function applyEffects(
   teamId: number,
   works: WorkType[],
   prepared: Map<string, PreparedAction>,
+  now: Date,
 ) {
   const effects = works.flatMap((w) => w.effects);
   if (effects.length === 0) return;
@@ -589,6 +591,8 @@ async function applyEffects(
     );
   }
   await triggerCustomWebhooks(trx, teamId, works);
+  const enrichments = effects.flatMap((e) => (e.kind === 'enqueue_enrichment' ? [e] : []));
+  if (enrichments.length > 0) await queueLeadsFromFlow(trx, teamId, enrichments, now);
   await sendToFlows(
     trx,
     teamId,

@@ -118,7 +118,7 @@ async function release(
 }
 
 /** Start of the sender's local day and of the rolling week, and the local date. */
-function usageWindow(sender: SenderRow, now: Date) {
+export function usageWindow(sender: Pick<SenderRow, 'schedule'>, now: Date) {
   const zone = sender.schedule.timezone;
   const day = DateTime.fromJSDate(now, { zone }).startOf('day');
   return {
@@ -130,18 +130,38 @@ function usageWindow(sender: SenderRow, now: Date) {
   };
 }
 
-async function usage(db: Executor, state: StateRow, from: Date, dayStart: Date) {
+/**
+ * Actions of a sender taken since `from` (today: since `dayStart`), by action type: the flows' tasks
+ * and the LinkedIn messages queued by hand (POST /flows/api/linkedin-messages), which share the limits.
+ */
+export async function senderUsage(
+  db: Executor,
+  teamId: number,
+  senderUuid: string,
+  from: Date,
+  dayStart: Date,
+) {
   const rows = await sql<{ type: string; today: number; week: number }>`
-    select type,
-      count(*) filter (where taken_to_execute_at >= ${dayStart})::int as today,
-      count(*)::int as week
-    from tasks
-    where team_id = ${state.team_id} and sender_profile_uuid = ${state.sender_profile_uuid}
-      and taken_to_execute_at is not null and taken_to_execute_at >= ${from}
-      and status in ('in_progress', 'closed')
+    select type, count(*) filter (where at >= ${dayStart})::int as today, count(*)::int as week
+    from (
+      select type, taken_to_execute_at as at from tasks
+      where team_id = ${teamId} and sender_profile_uuid = ${senderUuid}
+        and taken_to_execute_at is not null and taken_to_execute_at >= ${from}
+        and status in ('in_progress', 'closed')
+      union all
+      select case linkedin_type when 'InMail' then 'linkedin_send_inmail'
+          when 'connection_note' then 'linkedin_send_connection_request' else 'linkedin_send_message' end,
+        taken_at from linkedin_messages
+      where team_id = ${teamId} and sender_profile_uuid = ${senderUuid} and automation = 'manual'
+        and taken_at is not null and taken_at >= ${from} and status in ('in_progress', 'done')
+    ) u
     group by type
   `.execute(db);
   return new Map(rows.rows.map((r) => [r.type, r]));
+}
+
+async function usage(db: Executor, state: StateRow, from: Date, dayStart: Date) {
+  return senderUsage(db, state.team_id, state.sender_profile_uuid, from, dayStart);
 }
 
 type Candidate = TaskRow & { flow_priority: number; flow_schedule: Schedule; use_sender_schedule: boolean };
@@ -326,7 +346,7 @@ async function takeIntents(
   });
 }
 
-const LEAD_FIELDS = [
+export const LEAD_FIELDS = [
   'uuid',
   'first_name',
   'last_name',
@@ -440,6 +460,10 @@ export async function dispatchSender(deps: DispatchDeps, state: StateRow, now: D
     return 0;
   }
   const driver = await deps.drivers.resolve(state.team_id, sender.uuid, state.channel);
+  if ('busyUntil' in driver) {
+    await release(db, state, { nextDispatchAt: driver.busyUntil });
+    return 0;
+  }
   if ('unavailable' in driver) {
     await parkSenderActions(db, state.team_id, sender.uuid, state.channel, driver.unavailable as never);
     await release(db, state, { nextDispatchAt: null });

@@ -462,6 +462,23 @@ function fallbackBranch(work: Work, node: EngineNode): WorkStep {
   };
 }
 
+/**
+ * gs_enqueue_for_enrichment: the contact goes into the enrichment queue when the batch commits (one
+ * credit reserved; blacklisted contacts, contacts without a LinkedIn reference and contacts already
+ * queued are left out, `outdated_only` leaves out contacts enriched within the threshold). The contact
+ * moves on at once; the queue entry says what became of it.
+ */
+function enrichment(work: Work, node: EngineNode): WorkStep {
+  const outdatedOnly = node.payload.run_settings === 'outdated_only';
+  const threshold = Number(node.payload.outdated_older_than_in_seconds ?? 2_592_000);
+  work.effects.push({
+    kind: 'enqueue_enrichment',
+    leadUuid: work.fl.lead_uuid,
+    olderThanSeconds: outdatedOnly && Number.isFinite(threshold) ? threshold : null,
+  });
+  return { type: 'advance', branch: 1, outcome: { status: 'closed' } };
+}
+
 function skip(node: EngineNode): WorkStep {
   return {
     type: 'advance',
@@ -502,6 +519,8 @@ function visit(work: Work, node: EngineNode, ctx: BatchContext): WorkStep {
       return todo(work, node, ctx);
     case 'fallback_branch':
       return fallbackBranch(work, node);
+    case 'enrichment':
+      return enrichment(work, node);
     case 'end':
       return { type: 'end', status: 'finished', reason: 'completed', outcome: { status: 'closed' } };
     default:

@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import type { Database, Executor } from '../../../db/database.js';
 import { type EventInput, emitEvents } from '../../events/emit.js';
 import type { EventName } from '../../events/events.catalog.js';
+import { recordAutomatedMessages } from '../../linkedin-messages/linkedin-ingest.js';
 import type { ActionOutcome, ActionRequest, ActionType, FailureReason } from '../drivers/driver.js';
 import { flowObject, senderObject } from '../event-objects.js';
 import { ingestSignalsIn } from '../signals.js';
@@ -142,6 +143,37 @@ function sentObjects(
 async function recordSent(trx: Executor, teamId: number, done: ActionResult[], now: Date) {
   const sends = done.filter((d) => SENT[d.request.type]);
   if (sends.length === 0) return;
+  // The LinkedIn messages list shows what the flows sent (automation "auto").
+  await recordAutomatedMessages(
+    trx,
+    teamId,
+    sends
+      .filter(
+        (d) =>
+          d.task.sender_profile_uuid &&
+          (d.request.type === 'linkedin_send_message' ||
+            d.request.type === 'linkedin_send_inmail' ||
+            (d.request.type === 'linkedin_send_connection_request' && d.request.text)),
+      )
+      .map(({ task, request, outcome }) => ({
+        taskUuid: task.uuid,
+        flowUuid: task.flow_uuid,
+        senderUuid: task.sender_profile_uuid as string,
+        leadUuid: task.lead_uuid,
+        linkedinType:
+          request.type === 'linkedin_send_inmail'
+            ? 'InMail'
+            : request.type === 'linkedin_send_connection_request'
+              ? 'connection_note'
+              : 'message',
+        text: request.text,
+        subject: request.type === 'linkedin_send_inmail' ? request.subject : null,
+        attachments: request.attachments,
+        remoteRef:
+          outcome.ok && outcome.remoteRef && outcome.remoteRef !== 'reconciled' ? outcome.remoteRef : null,
+      })),
+    now,
+  );
   const senderUuids = [...new Set(sends.map((d) => d.task.sender_profile_uuid))];
   const flowUuids = [...new Set(sends.map((d) => d.task.flow_uuid))];
   const [senders, flows] = await Promise.all([

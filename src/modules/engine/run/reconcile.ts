@@ -17,9 +17,11 @@ export type ReconcileDeps = {
   maxAttempts: number;
 };
 
-async function check(deps: ReconcileDeps, task: TaskRow, now: Date): Promise<OutcomeCheck> {
+async function check(deps: ReconcileDeps, task: TaskRow, now: Date): Promise<OutcomeCheck | 'later'> {
   if (!isActionType(task.type) || !task.sender_profile_uuid) return 'unknown';
   const driver = await deps.drivers.resolve(task.team_id, task.sender_profile_uuid, channelOf(task.type));
+  // A seat in live view cannot be asked now; ask again on a later round rather than give up.
+  if ('busyUntil' in driver) return 'later';
   if ('unavailable' in driver) return 'unknown';
   const request = await buildRequest(deps.db, task, now);
   if (!request) return 'unknown';
@@ -44,6 +46,7 @@ export async function reconcileUnconfirmed(deps: ReconcileDeps, now: Date, limit
     .execute();
   for (const task of stale) {
     const outcome = await check(deps, task, now);
+    if (outcome === 'later') continue;
     if (outcome === 'done') {
       const request = await buildRequest(db, task, now);
       if (request) {

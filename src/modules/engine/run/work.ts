@@ -51,7 +51,9 @@ export type Effect =
   | { kind: 'release_holds'; leadUuid: string; except: string }
   | { kind: 'end_others'; leadUuid: string; except: string; flowUuids: string[] | null }
   | { kind: 'send_to_flow'; leadUuid: string; flowUuid: string }
-  | { kind: 'custom_webhook'; leadUuid: string; webhookUuid: string };
+  | { kind: 'custom_webhook'; leadUuid: string; webhookUuid: string }
+  /** gs_enqueue_for_enrichment; `olderThanSeconds` null: whenever it was last enriched. */
+  | { kind: 'enqueue_enrichment'; leadUuid: string; olderThanSeconds: number | null };
 
 /** Something a node needs from the database or the network before it can decide. */
 export type Need =

@@ -1,11 +1,13 @@
 // The sandbox network answering: invitations accepted and messages replied to when their time has
-// come, delivered to the engine as signals - in the same transaction that marks them answered, so an
-// answer is delivered exactly once whatever crashes.
+// come, written to the sandbox inbox and ingested like a seat's sync ingests its inbox (stored
+// messages, signals) - in the same transaction that marks them answered, so an answer is delivered
+// exactly once whatever crashes.
 import { sql } from 'kysely';
 import type { Database } from '../../../db/database.js';
-import { newId } from '../../../lib/ids.js';
+import { ingestInbox } from '../../linkedin-messages/linkedin-ingest.js';
+import type { InboxItem, InboxMember } from '../drivers/inbox.js';
 import { uniformInt } from '../rng.js';
-import { type IncomingSignal, ingestSignalsIn } from '../signals.js';
+import { addToSandboxInbox, type SandboxInboxRow, toInboxItem } from './sandbox-inbox.js';
 
 const REPLIES = [
   'Thanks for reaching out - happy to chat next week.',
@@ -39,32 +41,49 @@ export async function deliverSandboxResponses(db: Database, now: Date, limit = 1
       from due where s.team_id = due.team_id and s.id = due.id
       returning s.team_id, s.id, s.sender_profile_uuid, s.lead_uuid, s.action, s.response, s.respond_at
     `.execute(trx);
-    const byTeam = new Map<number, IncomingSignal[]>();
-    for (const row of due.rows) {
-      const signal: IncomingSignal =
+    if (due.rows.length === 0) return 0;
+    // The answers land in the sandbox inbox, as a real member's would in the seat's inbox...
+    const members = await sql<{ team_id: number; uuid: string; member: InboxMember }>`
+      select l.team_id, l.uuid, jsonb_build_object('ln_member_id', l.ln_member_id, 'ln_id', l.ln_id,
+        'sn_id', l.sn_id, 'linkedin', l.linkedin, 'full_name', l.name) as member
+      from leads l join (select distinct team_id, lead_uuid from jsonb_to_recordset(${JSON.stringify(
+        due.rows.map((r) => ({ team_id: r.team_id, lead_uuid: r.lead_uuid })),
+      )}::jsonb) as v(team_id bigint, lead_uuid uuid)) v on l.team_id = v.team_id and l.uuid = v.lead_uuid
+    `.execute(trx);
+    const memberOf = new Map(members.rows.map((m) => [`${m.team_id}:${m.uuid}`, m.member]));
+    const rows: SandboxInboxRow[] = due.rows.map((row) => ({
+      team_id: Number(row.team_id),
+      sender_profile_uuid: row.sender_profile_uuid,
+      lead_uuid: row.lead_uuid,
+      kind: row.response === 'accept' ? 'accepted' : 'message',
+      conversation_id:
+        row.response === 'accept' ? null : `sandbox:${row.sender_profile_uuid}:${row.lead_uuid}`,
+      member: memberOf.get(`${row.team_id}:${row.lead_uuid}`) ?? {},
+      text:
         row.response === 'accept'
-          ? {
-              kind: 'connection_accepted',
-              leadUuid: row.lead_uuid,
-              senderProfileUuid: row.sender_profile_uuid,
-              occurredAt: row.respond_at,
-              externalKey: `sandbox:${row.id}`,
-            }
-          : {
-              kind: row.action === 'linkedin_send_inmail' ? 'linkedin_inmail_replied' : 'linkedin_replied',
-              leadUuid: row.lead_uuid,
-              senderProfileUuid: row.sender_profile_uuid,
-              occurredAt: row.respond_at,
-              externalKey: `sandbox:${row.id}`,
-              payload: {
-                message_uuid: newId(),
-                text: REPLIES[uniformInt(0, REPLIES.length - 1, 'reply-text', row.id)],
-                linkedin_type: row.action === 'linkedin_send_inmail' ? 'InMail' : 'MEMBER_TO_MEMBER',
-              },
-            };
-      byTeam.set(row.team_id, [...(byTeam.get(row.team_id) ?? []), signal]);
-    }
-    for (const [teamId, signals] of byTeam) await ingestSignalsIn(trx, teamId, now, signals);
+          ? null
+          : (REPLIES[uniformInt(0, REPLIES.length - 1, 'reply-text', row.id)] ?? null),
+      subject: null,
+      linkedin_type:
+        row.response === 'accept'
+          ? null
+          : row.action === 'linkedin_send_inmail'
+            ? 'InMail'
+            : 'MEMBER_TO_MEMBER',
+      occurred_at: row.respond_at,
+    }));
+    const ids = await addToSandboxInbox(trx, rows);
+    // ...and reach the product through the same ingestion as the seat's sync, at once (the sandbox
+    // pushes; the periodic sync of the seat finds them stored and stores nothing twice).
+    const bySender = new Map<string, { teamId: number; sender: string; items: InboxItem[] }>();
+    rows.forEach((row, i) => {
+      const key = `${row.team_id}:${row.sender_profile_uuid}`;
+      const group = bySender.get(key) ?? { teamId: row.team_id, sender: row.sender_profile_uuid, items: [] };
+      group.items.push(toInboxItem({ ...row, id: ids[i]! }));
+      bySender.set(key, group);
+    });
+    for (const group of bySender.values())
+      await ingestInbox(trx, group.teamId, group.sender, group.items, now);
     return due.rows.length;
   });
 }

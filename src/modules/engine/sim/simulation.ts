@@ -16,6 +16,7 @@ import { effectiveDailyLimit, isSenderActionType, weeklyLimit } from '../../send
 import { SimulatedCrash } from '../engine.js';
 import { uniform } from '../rng.js';
 import type { CrashPoint } from '../run/dispatch.js';
+import { buildNodes, type NodeSpec } from './node-specs.js';
 
 export type SimulationOptions = {
   seed: number;
@@ -58,7 +59,7 @@ const officeHours = (timezone: string): Schedule => ({
 });
 
 function nodes(warmTag: string, engagedTag: string) {
-  const specs = [
+  const specs: NodeSpec[] = [
     {
       id: 1,
       type: 'linkedin_send_connection_request',
@@ -113,24 +114,7 @@ function nodes(warmTag: string, engagedTag: string) {
     },
     { id: 10, type: 'end' },
   ];
-  const before = new Map<number, Array<{ node_id: number; branch_id: number }>>();
-  for (const spec of specs) {
-    for (const [branch, target] of Object.entries(spec.next ?? {})) {
-      before.set(target, [...(before.get(target) ?? []), { node_id: spec.id, branch_id: Number(branch) }]);
-    }
-  }
-  return specs.map((spec) => ({
-    id: spec.id,
-    type: spec.type,
-    automation: 'auto',
-    payload: spec.payload ?? [],
-    delay_in_seconds: spec.delay_in_seconds ?? 0,
-    before: before.get(spec.id) ?? [],
-    after: Object.entries(spec.next ?? {}).map(([branch, target]) => ({
-      node_id: target,
-      branch_id: Number(branch),
-    })),
-  }));
+  return buildNodes(specs);
 }
 
 /** Builds the scenario set-based: a team, senders with sandbox seats, contacts, a running flow, enrollments. */

@@ -1,0 +1,129 @@
+// A chromium seat's inbox read in a real headless Chromium against the LinkedIn replica's messaging page
+// and synced: a contact's reply is stored once and becomes a reply signal. No request may leave loopback.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeSender } from '../../../../test/automation-factories.js';
+import { makeLeads, makeList } from '../../../../test/factories.js';
+import { createTestContext, type TestContext } from '../../../../test/harness.js';
+import { type Replica, startReplica } from '../../../../test/linkedin-replica/replica.js';
+import { linkedInMessageDeps, secretBoxOf } from '../../../deps.js';
+import { createInboxRegistry } from '../../engine/drivers/registry.js';
+import { syncSeat } from '../../linkedin-messages/linkedin-sync.js';
+import { saveSession } from '../seat-session.js';
+import { createChromiumInbox } from './chromium-driver.js';
+import { createSeatBrowsers, type SeatBrowsers } from './seat-browsers.js';
+import { guardLoopback } from './test-guard.js';
+
+describe('the Chromium inbox against the LinkedIn replica', { timeout: 120_000 }, () => {
+  let ctx: TestContext;
+  let replica: Replica;
+  let browsers: SeatBrowsers;
+  let dataDir: string;
+  let teamId: number;
+  let senderUuid: string;
+  let deps: ReturnType<typeof linkedInMessageDeps>;
+  const guard = guardLoopback();
+  const me = 'sam-sender';
+
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    replica = await startReplica();
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'leadflow-li-inbox-'));
+    const box = secretBoxOf(ctx.config);
+    browsers = createSeatBrowsers({
+      config: { dataDir, linkedin: { ...ctx.config.linkedin, maxOpenBrowsers: 1 } },
+      db: ctx.db,
+      secretBox: box,
+      onContext: guard.install,
+    });
+    const user = await ctx.createUser();
+    teamId = user.teamId;
+    const sender = await makeSender(ctx.db, teamId);
+    senderUuid = sender.uuid;
+    const seat = await ctx.db
+      .insertInto('linkedin_browsers')
+      .values({ team_id: teamId, sender_profile_uuid: sender.uuid, driver: 'chromium', status: 'running' })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const token = replica.signIn(me);
+    await saveSession(
+      ctx.db,
+      box,
+      teamId,
+      seat.id,
+      {
+        cookies: [
+          {
+            name: 'li_at',
+            value: token,
+            domain: new URL(replica.url).hostname,
+            path: '/',
+            expires: -1,
+            httpOnly: true,
+            secure: false,
+            sameSite: 'Lax',
+          },
+        ],
+      },
+      new Date(),
+    );
+    const inbox = createChromiumInbox(
+      { teamId, seatId: seat.id },
+      { browsers, baseUrl: replica.url, timeoutMs: 20_000 },
+    );
+    deps = {
+      ...linkedInMessageDeps({ db: ctx.db, config: ctx.config, clock: { now: () => new Date() } }),
+      inboxes: createInboxRegistry(ctx.db, { chromium: () => inbox }),
+    };
+  });
+  afterAll(async () => {
+    await browsers?.closeAll();
+    await replica?.close();
+    await ctx?.close();
+    if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
+    guard.assertNothingLeft();
+  });
+
+  it('stores the contact’s replies from the messaging page once, and not the seat’s own messages', async () => {
+    const person = replica.state.people[0]!.slug;
+    const list = await makeList(ctx.db, teamId);
+    const [lead] = await makeLeads(ctx.db, teamId, list.uuid, [{ first_name: 'Pat', linkedin: person }]);
+    replica.state.threads[me] = {
+      [person]: [
+        { from: 'me', text: 'Hi there', at: '2026-11-20T10:00:00.000Z' },
+        { from: 'them', text: 'Hello, tell me more', at: '2026-11-20T11:00:00.000Z' },
+      ],
+    };
+    const first = await syncSeat(deps, teamId, senderUuid, new Date());
+    expect(first).toMatchObject({ stored: 1, replies: 1, error: null });
+    const stored = await ctx.db
+      .selectFrom('linkedin_messages')
+      .selectAll()
+      .where('team_id', '=', teamId)
+      .execute();
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({
+      lead_uuid: lead!.uuid,
+      type: 'inbox',
+      automation: 'synced',
+      text: 'Hello, tell me more',
+      message_hash: `chromium:${person}:1`,
+    });
+    // A second reply arrives; the first is read again (same time as the cursor) but stored once.
+    replica.state.threads[me]![person]!.push({
+      from: 'them',
+      text: 'Are you there?',
+      at: '2026-11-20T12:00:00.000Z',
+    });
+    expect(await syncSeat(deps, teamId, senderUuid, new Date())).toMatchObject({ stored: 1, replies: 1 });
+    expect(await syncSeat(deps, teamId, senderUuid, new Date())).toMatchObject({ stored: 0 });
+    const signals = await ctx.db
+      .selectFrom('lead_signals')
+      .select('kind')
+      .where('team_id', '=', teamId)
+      .execute();
+    expect(signals).toEqual([{ kind: 'linkedin_replied' }, { kind: 'linkedin_replied' }]);
+  });
+});

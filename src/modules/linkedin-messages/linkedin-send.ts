@@ -1,0 +1,343 @@
+// Sending a message queued with POST /flows/api/linkedin-messages through the sender's seat, like the
+// engine's dispatcher sends a flow's: inside the sender's schedule, within its limits (the daily and
+// weekly counts are shared with the flows' actions: engine/run/dispatch.ts `senderUsage`).
+//
+// Never twice: the message is marked in_progress (taken_at) in its own commit before the driver is
+// called; the outcome is a second commit. A message found in_progress later (a crash in between) is
+// only resolved by asking the channel (`checkOutcome`) once nobody can still be sending it: done ->
+// recorded as sent, not done -> queued again, unknown -> failed with `unknown_outcome` - never resent
+// on a guess.
+import type { Logger } from 'pino';
+import type { Database, Executor } from '../../db/database.js';
+import { nextOpenInstant } from '../../lib/schedule.js';
+import type { ActionOutcome, ActionRequest, ActionType, DriverRegistry } from '../engine/drivers/driver.js';
+import { senderObject } from '../engine/event-objects.js';
+import { LEAD_FIELDS, type SenderLimits, senderUsage, usageWindow } from '../engine/run/dispatch.js';
+import { FAILURE_HANDLING } from '../engine/run/outcomes.js';
+import { emitEvents } from '../events/emit.js';
+import { upsertConversations } from './linkedin-ingest.js';
+import type { LinkedInMessageRow } from './linkedin-messages.repository.js';
+
+export type SendDeps = {
+  db: Database;
+  drivers: DriverRegistry;
+  limits: SenderLimits;
+  log: Logger;
+  /** After this long in progress, a message's outcome is asked of the channel (the engine's reconcile delay). */
+  reconcileAfterMs: number;
+  maxAttempts: number;
+  limitPauseMs: number;
+};
+
+/** When to look at the message again (nothing: it is settled). */
+export type SendResult = { retryAt?: Date; outcome?: 'sent' | 'failed' | 'waiting' | 'reconciled' };
+
+const WAIT_MS = 15 * 60_000;
+
+export function actionTypeOf(linkedinType: string): ActionType {
+  if (linkedinType === 'InMail') return 'linkedin_send_inmail';
+  if (linkedinType === 'connection_note') return 'linkedin_send_connection_request';
+  return 'linkedin_send_message';
+}
+
+const SENT_EVENTS = {
+  linkedin_send_message: 'sender_profile_sent_linkedin_message',
+  linkedin_send_inmail: 'sender_profile_sent_linkedin_inmail',
+  linkedin_send_connection_request: 'sender_profile_sent_linkedin_connection_request',
+} as const;
+
+async function requestFor(
+  db: Executor,
+  message: LinkedInMessageRow,
+  now: Date,
+): Promise<ActionRequest | null> {
+  if (!message.lead_uuid) return null;
+  const lead = await db
+    .selectFrom('leads')
+    .select(LEAD_FIELDS)
+    .where('team_id', '=', message.team_id)
+    .where('uuid', '=', message.lead_uuid)
+    .executeTakeFirst();
+  if (!lead) return null;
+  return {
+    teamId: message.team_id,
+    // The message is the idempotency key the channel may use (and checkOutcome looks for).
+    taskUuid: message.uuid,
+    type: actionTypeOf(message.linkedin_type),
+    senderProfileUuid: message.sender_profile_uuid,
+    lead,
+    text: message.text,
+    subject: message.subject,
+    attachments: message.attachments ?? [],
+    options: {},
+    at: now,
+  };
+}
+
+async function fail(
+  db: Executor,
+  message: LinkedInMessageRow,
+  reason: string,
+  now: Date,
+): Promise<SendResult> {
+  await db
+    .updateTable('linkedin_messages')
+    .set({ status: 'failed', fail_reason: reason, updated_at: now })
+    .where('team_id', '=', message.team_id)
+    .where('uuid', '=', message.uuid)
+    .where('status', 'in', ['new', 'in_progress'])
+    .execute();
+  return { outcome: 'failed' };
+}
+
+/** Back in the queue (the send did not happen), due again at `at`. */
+async function requeue(
+  db: Executor,
+  message: LinkedInMessageRow,
+  at: Date,
+  now: Date,
+  countAttempt: boolean,
+) {
+  await db
+    .updateTable('linkedin_messages')
+    .set((eb) => ({
+      status: 'new',
+      taken_at: null,
+      attempts: countAttempt ? eb('attempts', '+', 1) : eb.ref('attempts'),
+      updated_at: now,
+    }))
+    .where('team_id', '=', message.team_id)
+    .where('uuid', '=', message.uuid)
+    .where('status', '=', 'in_progress')
+    .execute();
+  return { retryAt: at, outcome: 'waiting' as const };
+}
+
+/** Records a done send: status, the channel's reference, its conversation, the "sent" event. */
+async function recordSent(
+  db: Database,
+  message: LinkedInMessageRow,
+  remoteRef: string | null,
+  sentAt: Date,
+  now: Date,
+) {
+  await db.transaction().execute(async (trx) => {
+    const conversations = message.lead_uuid
+      ? await upsertConversations(
+          trx,
+          message.team_id,
+          message.sender_profile_uuid,
+          [
+            {
+              lead_uuid: message.lead_uuid,
+              conversation_hash: null,
+              last_activity_at: sentAt,
+              synced: false,
+            },
+          ],
+          now,
+        )
+      : new Map<string, string>();
+    const updated = await trx
+      .updateTable('linkedin_messages')
+      .set({
+        status: 'done',
+        sent_at: sentAt,
+        fail_reason: null,
+        message_hash: remoteRef,
+        linkedin_conversation_uuid: message.lead_uuid ? (conversations.get(message.lead_uuid) ?? null) : null,
+        updated_at: now,
+      })
+      .where('team_id', '=', message.team_id)
+      .where('uuid', '=', message.uuid)
+      .where('status', '=', 'in_progress')
+      .returningAll()
+      .executeTakeFirst();
+    if (!updated) return;
+    const type = actionTypeOf(message.linkedin_type) as keyof typeof SENT_EVENTS;
+    await emitEvents(trx, message.team_id, [
+      {
+        name: SENT_EVENTS[type],
+        leadUuid: message.lead_uuid,
+        sender_profile: await senderObject(trx, message.team_id, message.sender_profile_uuid),
+        automation: null,
+        occurredAt: now,
+        ...(type === 'linkedin_send_connection_request'
+          ? { linkedin_connection_request: { ln_id: null, nickname: null, sent_at: sentAt.toISOString() } }
+          : {
+              linkedin_message: {
+                uuid: message.uuid,
+                subject: message.subject,
+                text: message.text,
+                type: 'outbox',
+                status: 'done',
+                linkedin_type: message.linkedin_type,
+                sent_at: sentAt.toISOString(),
+                read_at: null,
+              },
+            }),
+      },
+    ]);
+  });
+  return { outcome: 'sent' as const };
+}
+
+async function recordOutcome(
+  deps: SendDeps,
+  message: LinkedInMessageRow,
+  outcome: ActionOutcome,
+  now: Date,
+): Promise<SendResult> {
+  const { db } = deps;
+  if (outcome.ok) {
+    const ref = outcome.remoteRef && outcome.remoteRef !== 'reconciled' ? outcome.remoteRef : null;
+    return recordSent(db, message, ref, now, now);
+  }
+  const reason = `${outcome.reason}: ${outcome.message}`;
+  switch (FAILURE_HANDLING[outcome.reason]) {
+    case 'retry':
+      if (message.attempts + 1 >= deps.maxAttempts)
+        return fail(db, message, `too_many_attempts: ${reason}`, now);
+      return requeue(
+        db,
+        message,
+        new Date(now.getTime() + (outcome.retryAfterMs ?? 60_000 * 4 ** message.attempts)),
+        now,
+        true,
+      );
+    case 'limit':
+      return requeue(
+        db,
+        message,
+        new Date(now.getTime() + (outcome.retryAfterMs ?? deps.limitPauseMs)),
+        now,
+        false,
+      );
+    case 'session':
+      return requeue(db, message, new Date(now.getTime() + WAIT_MS), now, false);
+    default:
+      // skip and fail alike: the message did not go out and will not.
+      return fail(db, message, reason, now);
+  }
+}
+
+/** A message in progress whose outcome was never recorded: ask the channel, never resend on a guess. */
+export async function reconcileMessage(
+  deps: SendDeps,
+  message: LinkedInMessageRow,
+  now: Date,
+): Promise<SendResult> {
+  const { db } = deps;
+  let check: 'done' | 'not_done' | 'unknown' = 'unknown';
+  const driver = await deps.drivers.resolve(message.team_id, message.sender_profile_uuid, 'linkedin');
+  // Someone is logging in through the seat's live view: ask once they are done.
+  if ('busyUntil' in driver) return { retryAt: driver.busyUntil, outcome: 'waiting' };
+  const request = await requestFor(db, message, now);
+  if (!('unavailable' in driver) && request) {
+    try {
+      check = await driver.checkOutcome(request);
+    } catch (error) {
+      deps.log.warn({ err: error, message: message.uuid }, 'outcome check of a LinkedIn message failed');
+    }
+  }
+  if (check === 'done') {
+    await recordSent(db, message, null, message.taken_at ?? now, now);
+    return { outcome: 'reconciled' };
+  }
+  if (check === 'not_done') return requeue(db, message, now, now, false);
+  return fail(
+    db,
+    message,
+    'unknown_outcome: the worker stopped while this message was being sent and LinkedIn cannot tell whether it went out; it is not sent again.',
+    now,
+  );
+}
+
+/** Finds stale in-progress messages of a sender (a crash mid-send) and resolves them. */
+export async function reconcileStaleMessages(deps: SendDeps, teamId: number, senderUuid: string, now: Date) {
+  const stale = await deps.db
+    .selectFrom('linkedin_messages')
+    .selectAll()
+    .where('team_id', '=', teamId)
+    .where('sender_profile_uuid', '=', senderUuid)
+    .where('status', '=', 'in_progress')
+    .where('taken_at', '<', new Date(now.getTime() - deps.reconcileAfterMs))
+    .limit(100)
+    .execute();
+  for (const message of stale) await reconcileMessage(deps, message, now);
+  return stale.length;
+}
+
+/** One look at a queued message: send it if its sender may act now, else say when to look again. */
+export async function processQueuedMessage(
+  deps: SendDeps,
+  teamId: number,
+  uuid: string,
+  now: Date,
+): Promise<SendResult> {
+  const { db } = deps;
+  const message = await db
+    .selectFrom('linkedin_messages')
+    .selectAll()
+    .where('team_id', '=', teamId)
+    .where('uuid', '=', uuid)
+    .executeTakeFirst();
+  if (!message) return {};
+  if (message.status === 'in_progress') {
+    const settledAt = new Date((message.taken_at ?? now).getTime() + deps.reconcileAfterMs);
+    if (settledAt > now) return { retryAt: settledAt, outcome: 'waiting' };
+    return reconcileMessage(deps, message, now);
+  }
+  if (message.status !== 'new') return {};
+
+  const sender = await db
+    .selectFrom('sender_profiles')
+    .selectAll()
+    .where('team_id', '=', teamId)
+    .where('uuid', '=', message.sender_profile_uuid)
+    .executeTakeFirst();
+  if (!sender) return fail(db, message, 'sender_deleted: the sender profile no longer exists', now);
+  if (sender.status !== 'enabled') return { retryAt: new Date(now.getTime() + WAIT_MS), outcome: 'waiting' };
+  const request = await requestFor(db, message, now);
+  if (!request) return fail(db, message, 'contact_deleted: the contact no longer exists', now);
+
+  // The sender's schedule.
+  const open = nextOpenInstant(sender.schedule, now);
+  if (!open) return fail(db, message, 'no_schedule: the sender profile has no open hours', now);
+  if (open > now) return { retryAt: open, outcome: 'waiting' };
+
+  // The sender's limits, shared with its flows.
+  const window = usageWindow(sender, now);
+  const used = (await senderUsage(db, teamId, sender.uuid, window.weekStart, window.dayStart)).get(
+    request.type,
+  );
+  const limit = deps.limits(sender, request.type, window.date);
+  if ((used?.today ?? 0) >= limit.daily || (limit.weekly !== null && (used?.week ?? 0) >= limit.weekly)) {
+    return { retryAt: window.nextDay, outcome: 'waiting' };
+  }
+
+  const driver = await deps.drivers.resolve(teamId, sender.uuid, 'linkedin');
+  if ('busyUntil' in driver) return { retryAt: driver.busyUntil, outcome: 'waiting' };
+  if ('unavailable' in driver) return { retryAt: new Date(now.getTime() + WAIT_MS), outcome: 'waiting' };
+
+  // Intent: committed before the channel is called.
+  const taken = await db
+    .updateTable('linkedin_messages')
+    .set({ status: 'in_progress', taken_at: now, updated_at: now })
+    .where('team_id', '=', teamId)
+    .where('uuid', '=', uuid)
+    .where('status', '=', 'new')
+    .returningAll()
+    .executeTakeFirst();
+  if (!taken) return {};
+
+  let outcome: ActionOutcome;
+  try {
+    outcome = await driver.perform(request);
+  } catch (error) {
+    // Whether it went out is unknown: left in progress for the outcome check.
+    deps.log.error({ err: error, message: uuid }, 'LinkedIn driver failed sending a queued message');
+    return { retryAt: new Date(now.getTime() + deps.reconcileAfterMs + 1000), outcome: 'waiting' };
+  }
+  return recordOutcome(deps, taken, outcome, now);
+}
