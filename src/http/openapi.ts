@@ -5,6 +5,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { errorReasons } from '../lib/errors.js';
 import { API_PATH } from './auth.js';
 import { ErrorBody } from './schemas.js';
 
@@ -26,9 +27,30 @@ const ERROR_STATUSES: Record<number, string> = {
 
 export const errorRef = { $ref: 'ErrorBody#' };
 
+/** The error body of one status: ErrorBody whose `reason` is the one reason of that status. */
+const statusErrorRef = (status: number) => ({ $ref: `Error${status}#` });
+
+function statusErrorSchemas() {
+  return Object.keys(ERROR_STATUSES).map((key) => {
+    const status = Number(key);
+    const reason = Object.entries(errorReasons).find(([, code]) => code === status)?.[0];
+    const body = structuredClone(ErrorBody) as unknown as {
+      $id: string;
+      title: string;
+      properties: { error: { properties: { reason: { enum?: string[]; anyOf?: unknown } } } };
+    };
+    body.$id = `Error${status}`;
+    body.title = `Error ${status}`;
+    const reasonSchema = body.properties.error.properties.reason;
+    delete reasonSchema.anyOf;
+    reasonSchema.enum = reason ? [reason] : [];
+    return body;
+  });
+}
+
 /** An error response a route declares beyond the ones its shape implies (see errorStatuses). */
 export const errorResponse = (status: keyof typeof ERROR_STATUSES, when: string) => ({
-  ...errorRef,
+  ...statusErrorRef(status),
   description: `${ERROR_STATUSES[status]?.split(':')[0]}: ${when}`,
 });
 
@@ -91,6 +113,7 @@ function withResponseHeaders(document: Record<string, unknown>): Record<string, 
 
 export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
   app.addSchema(ErrorBody);
+  for (const schema of statusErrorSchemas()) app.addSchema(schema);
   app.addHook('onRoute', (route: RouteOptions) => {
     if (!API_PATH.test(route.url) || route.schema?.hide) return;
     route.schema ??= {};
@@ -98,7 +121,7 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
     schema.response ??= {};
     const response = schema.response as Record<string, unknown>;
     for (const status of errorStatuses(route)) {
-      response[status] ??= { ...errorRef, description: ERROR_STATUSES[status] };
+      response[status] ??= { ...statusErrorRef(status), description: ERROR_STATUSES[status] };
     }
     (schema as { security?: unknown }).security ??= [{ bearerAuth: [] }];
   });

@@ -55,7 +55,8 @@ export function openObjects(schema: unknown, path = 'body'): string[] {
     if ('$ref' in node) problems.push(`${at} is a $ref; inline the schema so the rule can check it`);
     // A branch without a type under anyOf/oneOf/not only constrains the object it belongs to ("at least
     // one of ids or all"); it declares no object of its own.
-    const constraintOnly = !('type' in node) && /(\.(anyOf|oneOf)\[\d+\]|\.not)$/.test(at);
+    const constraintOnly =
+      !('type' in node) && /(\.(anyOf|oneOf|allOf)\[\d+\]|\.(not|if|then|else))$/.test(at);
     if (isObjectSchema(node) && !constraintOnly) {
       const extra = node.additionalProperties;
       const declaredMap = 'patternProperties' in node || (typeof extra === 'object' && extra !== null);
@@ -65,7 +66,8 @@ export function openObjects(schema: unknown, path = 'body'): string[] {
         );
       }
     }
-    if (Array.isArray(node.allOf) && node.allOf.some((part) => isObjectSchema(part as Schema))) {
+    const declaresObject = (part: Schema) => isObjectSchema(part) && 'type' in part;
+    if (Array.isArray(node.allOf) && node.allOf.some((part) => declaresObject(part as Schema))) {
       problems.push(`${at} combines objects with allOf, which no closed object survives; write one object`);
     }
   });

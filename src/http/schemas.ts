@@ -185,9 +185,12 @@ export function Selection(what: string, filterKeys: readonly string[], extraKeys
   const uuids = (description: string) =>
     Type.Optional(Nullable(Type.Array(Uuid(), { maxItems: 100_000, description })));
   const narrowing = [
-    { required: ['ids'], properties: { ids: { type: 'array' } } },
-    { required: ['all'], properties: { all: { const: true } } },
-    ...extraKeys.map((key) => ({ required: [key], properties: { [key]: { not: { type: 'null' } } } })),
+    { required: ['ids'], properties: { ids: { type: 'array', description: 'ids given' } } },
+    { required: ['all'], properties: { all: { const: true, description: 'all: true' } } },
+    ...extraKeys.map((key) => ({
+      required: [key],
+      properties: { [key]: { not: { type: 'null' }, description: `${key} given` } },
+    })),
     { not: { propertyNames: { enum: [...SELECTION_KEYS, ...extraKeys] } } },
   ];
   return Type.Unsafe<Record<string, unknown>>({
@@ -237,4 +240,47 @@ export function TypedBody<T extends Record<string, unknown>>(
     discriminator: { propertyName: 'type' },
     ...(options.description ? { description: options.description } : {}),
   });
+}
+
+/** A value the service counts as given: not null and, for text, not blank. */
+const GIVEN = { not: { type: 'null' }, pattern: '\\S', description: 'Given: not null, not blank' };
+const given = (keys: string[], counts: Record<string, object> = {}) => ({
+  required: keys,
+  properties: Object.fromEntries(keys.map((key) => [key, { ...GIVEN, ...counts[key] }])),
+});
+
+/**
+ * Options of an object that needs at least one of some fields (or groups of fields given together):
+ * `Type.Object(properties, { additionalProperties: false, ...atLeastOne([['email'], ['name', 'company_name']]) })`.
+ * A blank or null value does not count, as in the services.
+ */
+export function atLeastOne(
+  alternatives: string[][],
+  message?: string,
+  /** What a field's value must be to count, beyond given (a website counts when it names a domain). */
+  counts: Record<string, object> = {},
+) {
+  const words = alternatives.map((group) => group.join(' with '));
+  const list = `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
+  return {
+    anyOf: alternatives.map((keys) => given(keys, counts)),
+    'x-message': `needs ${message ?? `at least one of ${list}`}`,
+  };
+}
+
+/** Options of an object whose fields `a` and `b` are given together or not at all. */
+export function together(a: string, b: string) {
+  const none = {
+    anyOf: [{ type: 'null' }, { type: 'string', pattern: '^\\s*$' }],
+    description: 'Not given: absent, null or blank',
+  };
+  return {
+    allOf: [
+      {
+        anyOf: [given([a, b]), { properties: { [a]: none, [b]: none } }],
+        'x-message': `needs ${a} and ${b} together (or neither)`,
+        'x-fields': [a, b],
+      },
+    ],
+  };
 }

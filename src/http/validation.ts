@@ -315,9 +315,18 @@ function explain(errors: ErrorObject[]): Array<{ error: ErrorObject; message?: s
       continue;
     }
     const summary = summaries.get(error);
-    if (summary && typeof (error.parentSchema as Schema | undefined)?.['x-message'] === 'string')
-      late.push({ error, message: summary });
-    else if (summary) out.push({ error, message: summary });
+    const parent = (error.parentSchema ?? {}) as Schema;
+    if (summary && typeof parent['x-message'] === 'string') {
+      // A rule about several fields (x-fields) is reported under each of them.
+      const fields = Array.isArray(parent['x-fields']) ? (parent['x-fields'] as string[]) : [];
+      const prefix = fieldPath(error);
+      if (fields.length === 0) late.push({ error, message: summary });
+      for (const name of fields) {
+        late.push({ error, message: summary, field: prefix ? `${prefix}.${name}` : name });
+      }
+    } else if (summary) out.push({ error, message: summary });
+    // An if/then rule is explained by the errors of its `then`.
+    else if (error.keyword === 'if') continue;
     else if (!consumed.has(error) && !UNION.has(error.keyword)) out.push({ error });
     else if (error.keyword === 'oneOf' && !consumed.has(error)) out.push({ error });
   }

@@ -88,6 +88,19 @@ describe('OpenAPI document', () => {
     expect(statuses('/leads/api/leads/lookup-one', 'post')).toContain('404');
   });
 
+  it('gives each error status a body whose reason is that status\u2019s reason', async () => {
+    const document = (await ctx.request(null, { method: 'GET', url: '/openapi.json' })).json();
+    const reasonOf = (status: number) =>
+      document.components.schemas[`Error${status}`].properties.error.properties.reason.enum;
+    expect(reasonOf(404)).toEqual(['not_found']);
+    expect(reasonOf(422)).toEqual(['validation_error']);
+    expect(reasonOf(429)).toEqual(['rate_limited']);
+    const response = document.paths['/leads/api/tags/{uuid}'].put.responses['404'];
+    expect(JSON.stringify(response.content)).toContain('Error404');
+    const real = await ctx.request(null, { method: 'GET', url: '/leads/api/tags' });
+    expect(real.json().error.reason).toBe('auth_exception');
+  });
+
   it('declares each list\u2019s sort fields as the order_field enum', async () => {
     const document = (await ctx.request(null, { method: 'GET', url: '/openapi.json' })).json();
     const query = document.paths['/leads/api/tags'].get.parameters.find(

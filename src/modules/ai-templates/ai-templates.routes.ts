@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authOf } from '../../http/auth.js';
+import { errorResponse } from '../../http/openapi.js';
 import { NoContent, UuidParams } from '../../http/schemas.js';
 import { aiTemplateFilterFields } from './ai-templates.repository.js';
 import {
@@ -67,7 +68,7 @@ export const aiTemplatesRoutes: FastifyPluginAsyncTypebox<{ aiTemplates: AiTempl
           'goes to the LLM, its answer is checked (enable_validation) and, when it fails, the fallback is ' +
           'used (enable_fallback; always without an LLM). lead_uuid and sender_profile_uuid must be yours.',
         body: RenderAiTemplateBody,
-        response: { 200: RenderAnswer },
+        response: { 200: RenderAnswer, 404: errorResponse(404, 'no AI template of your team has that uuid') },
       },
     },
     async (request) => aiTemplates.renderAiTemplate(authOf(request), request.body),

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import {
+  atLeastOne,
   DateTime,
   EmailText,
   Envelope,
@@ -69,7 +70,15 @@ const text = (description: string, maxLength = 500) =>
 
 export const CreateLeadsBlacklistBody = Type.Object(
   {
-    linkedin: text('Profile URL, public nickname or ACoA… profile id'),
+    linkedin: Type.Optional(
+      Nullable(
+        Type.String({
+          minLength: 2,
+          maxLength: 500,
+          description: 'Profile URL, public nickname or ACoA… profile id',
+        }),
+      ),
+    ),
     ln_id: Type.Optional(
       Nullable(
         Type.String({
@@ -89,8 +98,12 @@ export const CreateLeadsBlacklistBody = Type.Object(
   },
   {
     additionalProperties: false,
+    ...atLeastOne(
+      [['linkedin'], ['email'], ['name'], ['company_name'], ['ln_id'], ['work_email'], ['personal_email']],
+      'at least one of linkedin, email, name or company_name (ln_id, work_email and personal_email are accepted too)',
+    ),
     description:
-      'At least one of linkedin, email, name, company_name (or ln_id, work_email, personal_email). Every given field must match for a contact to be blacklisted.',
+      'At least one of linkedin, email, name, company_name (or ln_id, work_email, personal_email). Every given field must match for a contact to be blacklisted; e-mail fields given together name the same address.',
   },
 );
 
@@ -117,6 +130,10 @@ export const CreateCompaniesBlacklistBody = Type.Object(
   },
   {
     additionalProperties: false,
+    ...atLeastOne(
+      [['linkedin'], ['domain'], ['name'], ['ln_id']],
+      'at least one of linkedin, domain or name (ln_id is accepted too)',
+    ),
     description:
       'At least one of linkedin, domain, name (or ln_id). Every given field must match for a company to be blacklisted.',
   },

@@ -87,7 +87,28 @@ const ProxyIn = Type.Object(
       Nullable(Type.String({ maxLength: 255, description: 'Stored sealed, never shown again' })),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    allOf: [
+      {
+        // A password needs a username.
+        if: { required: ['password'], properties: { password: { type: 'string', minLength: 1 } } },
+        // biome-ignore lint/suspicious/noThenProperty: a JSON Schema keyword
+        then: { required: ['username'], properties: { username: { type: 'string', pattern: '\\S' } } },
+      },
+      {
+        // Chromium cannot authenticate to a SOCKS5 proxy: no credentials with socks5.
+        if: { required: ['type'], properties: { type: { const: 'socks5' } } },
+        // biome-ignore lint/suspicious/noThenProperty: a JSON Schema keyword
+        then: {
+          properties: {
+            username: { anyOf: [{ type: 'null' }, { type: 'string', pattern: '^\\s*$' }] },
+            password: { anyOf: [{ type: 'null' }, { type: 'string', maxLength: 0 }] },
+          },
+        },
+      },
+    ],
+  },
 );
 
 const proxyFields = {

@@ -1,5 +1,6 @@
 import { type TSchema, Type } from 'typebox';
 import {
+  atLeastOne,
   DateTime,
   Envelope,
   INT32_MAX,
@@ -84,7 +85,7 @@ const linkedinInput = Nullable(
 );
 const lnIdInput = Nullable(
   Type.Union(
-    [Type.Integer({ minimum: 1, maximum: MAX_ID }), Type.String({ pattern: '^\\s*\\d{1,15}\\s*$' })],
+    [Type.Integer({ minimum: 1, maximum: MAX_ID }), Type.String({ pattern: '^\\s*0*[1-9]\\d{0,14}\\s*$' })],
     {
       description: 'Numeric LinkedIn company id',
     },
@@ -142,7 +143,13 @@ export const CompanyInput = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    ...atLeastOne([['name'], ['domain'], ['website'], ['linkedin'], ['ln_id']], undefined, {
+      // A website identifies the company through its domain (it is stored as given otherwise).
+      website: { format: 'website' },
+    }),
+  },
 );
 
 export const CreateCompaniesBody = Type.Object(
@@ -193,7 +200,10 @@ const LookupCriterion = Type.Object(
     domain: Type.Optional(website('Domain (a URL is reduced to its domain)')),
     name: Type.Optional(text('Exact name, case-insensitive (the least precise criterion)')),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    ...atLeastOne([['ln_id'], ['linkedin'], ['website'], ['domain'], ['name']]),
+  },
 );
 
 export const LookupBody = Type.Object(

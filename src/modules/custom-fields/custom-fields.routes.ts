@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authOf } from '../../http/auth.js';
+import { errorResponse } from '../../http/openapi.js';
 import { NoContent, UuidParams } from '../../http/schemas.js';
 import { customFieldFilterFields } from './custom-fields.repository.js';
 import {
@@ -112,7 +113,10 @@ export const customFieldsRoutes: FastifyPluginAsyncTypebox<{ customFields: Custo
           'The value is converted to the field\u2019s type (422 when it cannot be); null clears it. object_type ' +
           'must be the field\u2019s object. The record\u2019s updated_at is bumped.',
         body: SetCustomFieldValueBody,
-        response: { 201: CustomFieldValue },
+        response: {
+          201: CustomFieldValue,
+          404: errorResponse(404, 'the custom field or the record is not your team\u2019s'),
+        },
       },
     },
     async (request, reply) =>

@@ -33,7 +33,9 @@ export const CustomFieldsQuery = ListQuery(customFieldSort, Object.keys(customFi
 const name = Type.String({
   minLength: 1,
   maxLength: 100,
-  description: 'Starts with a letter or underscore; then letters, digits and underscores only',
+  pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
+  description:
+    'must start with a letter or an underscore and contain only letters (a-z, A-Z), digits and underscores',
 });
 const order = Type.Integer({
   minimum: 0,

@@ -91,7 +91,15 @@ describe('POST /flows/api/flows', () => {
       },
     });
     expect(res.statusCode).toBe(422);
-    expect(Object.keys(res.json().error.data).sort()).toEqual(['schedule.timeblocks.0', 'schedule.timezone']);
+    // The zone is a format of the schema, so it is refused before the block rule runs.
+    expect(Object.keys(res.json().error.data)).toEqual(['schedule.timezone']);
+    const badBlock = await ctx.request(alice, {
+      method: 'POST',
+      url: '/flows/api/flows',
+      payload: { name: 'x', schedule: { timezone: 'UTC', timeblocks: [{ dow: 1, min: 600, max: 600 }] } },
+    });
+    expect(badBlock.statusCode).toBe(422);
+    expect(Object.keys(badBlock.json().error.data)).toEqual(['schedule.timeblocks.0']);
     const unknownKey = await ctx.request(alice, {
       method: 'POST',
       url: '/flows/api/flows',

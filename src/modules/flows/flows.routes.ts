@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authOf } from '../../http/auth.js';
+import { errorResponse } from '../../http/openapi.js';
 import { NoContent } from '../../http/schemas.js';
 import { flowFilterFields } from './flows.repository.js';
 import {
@@ -89,7 +90,7 @@ export const flowsRoutes: FastifyPluginAsyncTypebox<{ flows: FlowsService }> = a
         summary: 'Clone a flow',
         description: "Copies the flow's settings and active version into a new flow with status off.",
         body: CloneFlowBody,
-        response: { 201: FlowDetail },
+        response: { 201: FlowDetail, 404: errorResponse(404, 'no flow of your team has that uuid') },
       },
     },
     async (request, reply) => {

@@ -1,5 +1,6 @@
 import { type TProperties, Type } from 'typebox';
 import {
+  atLeastOne,
   DateTime,
   EmailText,
   Envelope,
@@ -10,6 +11,7 @@ import {
   SearchBody,
   SN_ID_PATTERN,
   TimeZone,
+  together,
   Uuid,
   Website,
   withExample,
@@ -129,9 +131,12 @@ const standardFields = {
   avatar: text('Alias of avatar_url'),
   ln_member_id: Type.Optional(
     Nullable(
-      Type.Union([Type.Integer({ minimum: 1, maximum: MAX_ID }), Type.String({ pattern: '^\\d{1,15}$' })], {
-        description: 'Numeric LinkedIn member id',
-      }),
+      Type.Union(
+        [Type.Integer({ minimum: 1, maximum: MAX_ID }), Type.String({ pattern: '^0*[1-9]\\d{0,14}$' })],
+        {
+          description: 'Numeric LinkedIn member id',
+        },
+      ),
     ),
   ),
   ln_id: Type.Optional(
@@ -314,7 +319,11 @@ export const LookupLeadBody = Type.Object(
     company_name: text('Company name (with name)'),
     disable_aggregation: Type.Optional(Type.Boolean({ description: 'Accepted; has no effect' })),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    ...atLeastOne([['linkedin_id'], ['email'], ['name', 'company_name']]),
+    ...together('name', 'company_name'),
+  },
 );
 
 const { tags: _tags, ...updatableFields } = standardFields;

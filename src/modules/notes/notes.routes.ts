@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authOf } from '../../http/auth.js';
+import { errorResponse } from '../../http/openapi.js';
 import { NoContent, UuidParams } from '../../http/schemas.js';
 import { noteFilterFields } from './notes.repository.js';
 import { CreateNoteBody, Note, NotePage, NotesQuery, UpdateNoteBody } from './notes.schemas.js';
@@ -34,7 +35,10 @@ export const notesRoutes: FastifyPluginAsyncTypebox<{ notes: NotesService }> = a
         summary: 'Add a note to a contact or company',
         description: 'The contact or company must belong to your team (404 otherwise).',
         body: CreateNoteBody,
-        response: { 201: Note },
+        response: {
+          201: Note,
+          404: errorResponse(404, 'the contact or company object_uuid names is not your team\u2019s'),
+        },
       },
     },
     async (request, reply) => reply.code(201).send(await notes.createNote(authOf(request), request.body)),

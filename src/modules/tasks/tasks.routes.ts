@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authOf } from '../../http/auth.js';
+import { errorResponse } from '../../http/openapi.js';
 import { UuidParams } from '../../http/schemas.js';
 import { taskFilterFields } from './tasks.filter.js';
 import { MASS_MOVES } from './tasks.mass-moves.js';
@@ -102,7 +103,10 @@ export const tasksRoutes: FastifyPluginAsyncTypebox<{ tasks: TasksService }> = a
           'The profile\u2019s tasks of a local date (done, being executed, planned) with their times in its ' +
           'zone, the day\u2019s open windows and, per action type, the day\u2019s limit, usage and what is left.',
         querystring: ScheduleQuery,
-        response: { 200: SenderDay },
+        response: {
+          200: SenderDay,
+          404: errorResponse(404, 'no sender profile of your team has that sender_profile_uuid'),
+        },
       },
     },
     async (request) =>

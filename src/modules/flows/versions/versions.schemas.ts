@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { DateTime, Nullable, Uuid } from '../../../http/schemas.js';
+import { DateTime, Nullable, Selection, Uuid } from '../../../http/schemas.js';
+import { LEAD_FILTER_KEYS } from '../../leads/leads.filter.js';
 import { NODE_TYPE_NAMES } from './node-catalogue.js';
 
 const NodeId = (description: string) => Type.Integer({ minimum: 0, maximum: 2_147_483_647, description });
@@ -143,12 +144,13 @@ const contactSourceProperties = {
     Nullable(Type.Integer({ minimum: 1, maximum: 1000, description: 'Stored for compatibility' })),
   ),
   mass_actions_filter: Type.Optional(
-    Nullable(
-      Type.Record(Type.String(), Type.Unknown(), {
-        description:
-          'Contact filter (the language of POST /leads/api/leads/search): while the flow is on, every contact matching it is enrolled through this source, within a minute of matching',
-      }),
-    ),
+    Nullable({
+      ...Selection('contacts', LEAD_FILTER_KEYS, ['leadFilter']),
+      description:
+        'Contact filter (the language of POST /leads/api/leads/search and mass actions: ids, all: true or ' +
+        'filter keys): while the flow is on, every contact matching it is enrolled through this source, ' +
+        'within a minute of matching',
+    }),
   ),
   filter_tree_format: Type.Optional(
     Nullable(
