@@ -58,8 +58,16 @@ export type ReplicaAccount = {
 
 export type ReplicaAction =
   | { type: 'invite'; account: string; to: string; note: string | null; at: string }
-  | { type: 'message'; account: string; to: string; text: string; at: string }
-  | { type: 'inmail'; account: string; to: string; subject: string; text: string; at: string }
+  | { type: 'message'; account: string; to: string; text: string; attachments?: string[]; at: string }
+  | {
+      type: 'inmail';
+      account: string;
+      to: string;
+      subject: string;
+      text: string;
+      attachments?: string[];
+      at: string;
+    }
   | { type: 'like'; account: string; post: string; at: string }
   | { type: 'comment'; account: string; post: string; text: string; at: string }
   | { type: 'endorse'; account: string; to: string; skill: string; at: string }
@@ -82,7 +90,10 @@ export type ReplicaState = {
   /** Conversations: account slug -> person slug -> messages. */
   threads: Record<
     string,
-    Record<string, Array<{ from: 'me' | 'them'; text: string; subject?: string; at: string }>>
+    Record<
+      string,
+      Array<{ from: 'me' | 'them'; text: string; subject?: string; attachments?: string[]; at: string }>
+    >
   >;
   likes: Record<string, string[]>;
   endorsed: Record<string, string[]>;
@@ -211,6 +222,8 @@ export async function startReplica(initial: ReplicaState = seedState()): Promise
   const pendingLogins = new Map<string, string>();
   const now = () => new Date().toISOString();
   const record = (action: ReplicaAction) => state.actions.push(action);
+  /** Files uploaded from a composer: id -> what LinkedIn received. */
+  const uploads = new Map<string, { name: string; type: string; size: number }>();
   const person = (handle: string) =>
     state.people.find(
       (p) => p.slug === handle.toLowerCase() || p.urnId.toLowerCase() === handle.toLowerCase(),
@@ -296,7 +309,7 @@ export async function startReplica(initial: ReplicaState = seedState()): Promise
     const events = thread
       .map(
         (m) =>
-          `<li data-field="message" data-from="${m.from}"><time datetime="${m.at}">${m.at}</time>${m.subject ? `<h4>${esc(m.subject)}</h4>` : ''}<p data-field="message-body">${esc(m.text)}</p></li>`,
+          `<li data-field="message" data-from="${m.from}"><time datetime="${m.at}">${m.at}</time>${m.subject ? `<h4>${esc(m.subject)}</h4>` : ''}<p data-field="message-body">${esc(m.text)}</p>${(m.attachments ?? []).map((name) => `<a data-field="message-attachment" href="#">${esc(name)}</a>`).join('')}</li>`,
       )
       .join('');
     const connected = relation(me, p.slug) === 'connected';
@@ -311,7 +324,29 @@ export async function startReplica(initial: ReplicaState = seedState()): Promise
         <input type="hidden" name="to" value="${esc(p.slug)}"><input type="hidden" name="inmail" value="${inmail && !connected ? '1' : ''}"><input type="hidden" name="text">
         ${inmail && !connected ? '<input name="subject" placeholder="Subject">' : ''}
         <div role="textbox" contenteditable="true" aria-label="Write a message…"></div>
-        <button type="submit">Send</button></form>`;
+        <input type="file" multiple aria-label="Attach a file" data-field="attachment-input" onchange="replicaUpload(this)">
+        <ul data-field="attachments"></ul>
+        <button type="submit">Send</button></form>
+        <script>
+          // As on LinkedIn, a chosen file is uploaded at once; the send refers to the upload.
+          async function replicaUpload(input) {
+            const form = input.form;
+            for (const file of Array.from(input.files)) {
+              const res = await fetch('/replica/upload?name=' + encodeURIComponent(file.name), {
+                method: 'POST', headers: { 'content-type': file.type || 'application/octet-stream' }, body: file,
+              });
+              const { id } = await res.json();
+              const ref = document.createElement('input');
+              ref.type = 'hidden'; ref.name = 'attachment'; ref.value = id;
+              form.appendChild(ref);
+              const chip = document.createElement('li');
+              chip.setAttribute('data-field', 'attachment'); chip.setAttribute('data-name', file.name);
+              chip.textContent = file.name;
+              form.querySelector('[data-field=attachments]').appendChild(chip);
+            }
+            input.value = '';
+          }
+        </script>`;
     }
     return page('Messaging', `<h2>${esc(fullName(p))}</h2><ul>${events}</ul>${composer}`, me);
   }
@@ -547,6 +582,18 @@ export async function startReplica(initial: ReplicaState = seedState()): Promise
       if (path === '/404/') return send(404, page('Page not found', '<h1>This page doesn’t exist</h1>', me));
 
       // What "LinkedIn" receives.
+      if (req.method === 'POST' && path === '/replica/upload') {
+        const chunks: Buffer[] = [];
+        for await (const chunk of req) chunks.push(chunk as Buffer);
+        const id = `upload-${uploads.size + 1}`;
+        uploads.set(id, {
+          name: url.searchParams.get('name') ?? 'file',
+          type: req.headers['content-type'] ?? '',
+          size: Buffer.concat(chunks).length,
+        });
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ id }));
+      }
       if (req.method === 'POST' && path.startsWith('/replica/')) {
         const form = await readForm(req);
         const at = now();
@@ -572,19 +619,21 @@ export async function startReplica(initial: ReplicaState = seedState()): Promise
             const inmail = form.get('inmail') === '1';
             const subject = form.get('subject') ?? '';
             if (!text) return redirect(back);
+            const names = form.getAll('attachment').map((id) => uploads.get(id)?.name ?? id);
+            const files = names.length > 0 ? { attachments: names } : {};
             if (inmail) {
               const acct = account(me);
               if (!p.openProfile) acct.inmailCredits -= 1;
-              record({ type: 'inmail', account: me, to: p.slug, subject, text, at });
+              record({ type: 'inmail', account: me, to: p.slug, subject, text, ...files, at });
             } else {
               if (relation(me, p.slug) !== 'connected') return send(403, page('Error', 'Not connected', me));
-              record({ type: 'message', account: me, to: p.slug, text, at });
+              record({ type: 'message', account: me, to: p.slug, text, ...files, at });
             }
             const threads = state.threads[me] ?? {};
             state.threads[me] = threads;
             const thread = threads[p.slug] ?? [];
             threads[p.slug] = thread;
-            thread.push({ from: 'me', text, at, ...(inmail ? { subject } : {}) });
+            thread.push({ from: 'me', text, at, ...(inmail ? { subject } : {}), ...files });
             return redirect(`/messaging/compose/?recipient=${p.slug}${inmail ? '&inmail=true' : ''}`);
           }
           case '/replica/like': {

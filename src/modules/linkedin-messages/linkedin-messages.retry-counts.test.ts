@@ -1,9 +1,14 @@
 // PUT /flows/api/linkedin-messages/{uuid}/retry and POST /flows/api/linkedin-messages/group-counts through
-// HTTP on a real database; a retried message is sent again by the worker through the sandbox seat.
+// HTTP on a real database; a retried message is sent again by the worker through the sandbox seat. And a
+// queued message's attachments reach the sandbox network, which records their file names.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSandboxSeat, makeSender } from '../../../test/automation-factories.js';
 import { makeLeads, makeList } from '../../../test/factories.js';
 import { createTestContext, type TestContext, type TestUser, waitFor } from '../../../test/harness.js';
+import { PDF_BYTES } from '../../../test/zip.js';
+import { linkedInMessageDeps } from '../../deps.js';
+import { multipart } from '../files/files.test-support.js';
+import { processQueuedMessage } from './linkedin-send.js';
 
 let ctx: TestContext;
 let alice: TestUser;
@@ -190,5 +195,44 @@ describe('POST /flows/api/linkedin-messages/group-counts', () => {
       expect(res.statusCode, `${JSON.stringify(payload)}: ${res.body}`).toBe(422);
       expect(Object.keys(res.json().error.data).join(' '), JSON.stringify(payload)).toContain(field);
     }
+  });
+});
+
+describe('attachments through the sandbox seat', () => {
+  it('sends the files with an InMail and the network records their names', async () => {
+    const body = multipart([
+      { name: 'payload', content: JSON.stringify({ name: 'brochure.pdf', type: 'application/pdf' }) },
+      { name: 'attachment', content: PDF_BYTES, filename: 'brochure.pdf', contentType: 'application/pdf' },
+    ]);
+    const uploaded = await ctx.request(alice, {
+      method: 'POST',
+      url: '/flows/api/attachments',
+      payload: body.payload,
+      headers: body.headers,
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
+    const res = await ctx.request(alice, {
+      method: 'POST',
+      url: '/flows/api/linkedin-messages',
+      payload: {
+        sender_profile_uuid: senderUuid,
+        lead_uuid: otherLeadUuid,
+        text: 'Our brochure',
+        subject: 'Brochure',
+        linkedin_type: 'InMail',
+        attachments: [{ uuid: uploaded.json().uuid }],
+      },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const deps = linkedInMessageDeps({ db: ctx.db, config: ctx.config, clock: { now: () => new Date() } });
+    expect(await processQueuedMessage(deps, alice.teamId, res.json().uuid, new Date())).toMatchObject({
+      outcome: 'sent',
+    });
+    const network = await ctx.db
+      .selectFrom('sandbox_linkedin_actions')
+      .select(['action', 'attachment_names'])
+      .where('task_uuid', '=', res.json().uuid)
+      .execute();
+    expect(network).toEqual([{ action: 'linkedin_send_inmail', attachment_names: ['brochure.pdf'] }]);
   });
 });

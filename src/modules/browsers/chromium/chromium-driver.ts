@@ -9,6 +9,7 @@
 // is `transient`.
 import type { Logger } from 'pino';
 import type { Page } from 'playwright-core';
+import type { AttachmentFile, AttachmentFiles } from '../../attachments/attachment-files.js';
 import type {
   ActionOutcome,
   ActionRequest,
@@ -53,6 +54,8 @@ export type ChromiumOptions = {
   logger?: Logger;
   /** Longest wait for a page or an element (ms). */
   timeoutMs?: number;
+  /** Reads the files of a message's attachments (without it, a message with attachments is refused). */
+  attachmentFiles?: AttachmentFiles;
 };
 
 /** An expected stop: the action or read ends with this typed reason. */
@@ -174,6 +177,7 @@ async function sendMessage(
   handle: string,
   text: string,
   inmail: { subject: string | null } | null,
+  files: AttachmentFile[] = [],
 ): Promise<ActionOutcome> {
   const kind = await p.go(page, inmail ? p.urls.inmail(handle) : p.urls.compose(handle));
   if (kind === 'not_found') stop('not_found', `LinkedIn has no profile ${handle}.`);
@@ -190,6 +194,23 @@ async function sendMessage(
     await page.locator(S.messaging.subject).fill(inmail.subject, { timeout: p.timeout });
   }
   await page.locator(S.messaging.body).fill(text, { timeout: p.timeout });
+  if (files.length > 0) {
+    if (!(await p.has(page, S.messaging.fileInput))) {
+      stop('restricted', 'LinkedIn offers no attachment in this composer.');
+    }
+    await page.locator(S.messaging.fileInput).setInputFiles(
+      files.map((f) => ({ name: f.name, mimeType: f.mimeType, buffer: f.buffer })),
+      { timeout: p.timeout },
+    );
+    // Each file is uploaded when chosen: send only once every one shows in the composer.
+    await page
+      .waitForFunction(
+        ({ selector, count }) => document.querySelectorAll(selector).length >= count,
+        { selector: S.messaging.attachmentChip, count: files.length },
+        { timeout: p.timeout },
+      )
+      .catch(() => stop('transient', 'LinkedIn did not finish uploading the attachments.'));
+  }
   const before = await page.locator(S.messaging.eventFromMe).count();
   await p.submit(page, S.messaging.send);
   const mine = page.locator(S.messaging.eventFromMe);
@@ -304,7 +325,18 @@ function failure(
 export function createChromiumDriver(seat: ChromiumSeat, options: ChromiumOptions): ChannelDriver {
   const p = pages(options);
 
-  async function act(request: ActionRequest, page: Page): Promise<ActionOutcome> {
+  /** The files of a message's attachments, read before the browser is taken. */
+  async function filesOf(request: ActionRequest): Promise<AttachmentFile[]> {
+    const sendsFiles = request.type === 'linkedin_send_message' || request.type === 'linkedin_send_inmail';
+    if (!sendsFiles || request.attachments.length === 0) return [];
+    if (!options.attachmentFiles)
+      stop('no_channel', 'This seat driver was set up without attachment access.');
+    const loaded = await options.attachmentFiles!(request.teamId, request.attachments);
+    if (!loaded.ok) stop('not_found', `The attachment ${loaded.missing} no longer exists.`);
+    return (loaded as { files: AttachmentFile[] }).files;
+  }
+
+  async function act(request: ActionRequest, page: Page, files: AttachmentFile[]): Promise<ActionOutcome> {
     if (request.type === 'email_send_message') stop('no_channel', 'A browser seat does not send e-mail.');
     const handle = handleOf(request.lead);
     if (!handle) stop('invalid_recipient', 'The contact has no LinkedIn profile (nickname or profile id).');
@@ -315,10 +347,10 @@ export function createChromiumDriver(seat: ChromiumSeat, options: ChromiumOption
         return connect(p, page, h, text);
       case 'linkedin_send_message':
         if (!text) stop('invalid_recipient', 'The message is empty.');
-        return sendMessage(p, page, h, text!, null);
+        return sendMessage(p, page, h, text!, null, files);
       case 'linkedin_send_inmail':
         if (!text) stop('invalid_recipient', 'The InMail is empty.');
-        return sendMessage(p, page, h, text!, { subject: request.subject });
+        return sendMessage(p, page, h, text!, { subject: request.subject }, files);
       case 'linkedin_visit_profile':
         await p.profile(page, h);
         return { ok: true, remoteRef: `profile:${h}` };
@@ -396,7 +428,8 @@ export function createChromiumDriver(seat: ChromiumSeat, options: ChromiumOption
     name: 'chromium',
     async perform(request) {
       try {
-        return await options.browsers.use(seat.teamId, seat.seatId, ({ page }) => act(request, page));
+        const files = await filesOf(request);
+        return await options.browsers.use(seat.teamId, seat.seatId, ({ page }) => act(request, page, files));
       } catch (error) {
         return { ok: false, ...failure(error, options.logger) };
       }

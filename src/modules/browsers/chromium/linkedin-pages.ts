@@ -195,6 +195,9 @@ export const SELECTORS = {
     subject: 'form[data-field="composer"] input[name="subject"]',
     body: 'form[data-field="composer"] div[role="textbox"][contenteditable="true"]',
     send: 'form[data-field="composer"] button[type="submit"]',
+    /** The composer's file input (LinkedIn uploads a chosen file at once) and the chips of uploaded files. */
+    fileInput: 'form[data-field="composer"] input[type="file"]',
+    attachmentChip: 'form[data-field="composer"] [data-field="attachment"]',
     /** The messages of the open conversation. */
     event: 'li[data-field="message"]',
     eventFromMe: 'li[data-field="message"][data-from="me"]',
