@@ -1,7 +1,7 @@
 // A local replica of the LinkedIn pages the Chromium driver uses, served on 127.0.0.1 by tests: login
 // with a 2FA step (sets `li_at`), feed, profiles with the connect dialog (note, note quota), messaging
 // and InMail composers, recent activity with like and comment, skills with endorse, the sent
-// invitations manager (withdraw), people and company search, company about pages, the authwall, a
+// invitations manager (withdraw), the connections list (with the date each was made), people and company search, company about pages, the authwall, a
 // checkpoint and the weekly invitation limit notice. Paths and hooks follow linkedin-pages.ts (which
 // follows what open-source tools saw on linkedin.com). Everything "LinkedIn" receives is recorded in
 // `state.actions`, so tests assert what went out, and how many times.
@@ -80,6 +80,8 @@ export type ReplicaState = {
   companies: ReplicaCompany[];
   /** account slug -> person slug -> relation. */
   relations: Record<string, Record<string, 'connected' | 'pending'>>;
+  /** account slug -> person slug -> when they connected (the connections page's date; `accept` sets it). */
+  connectedAt?: Record<string, Record<string, string>>;
   /** Invitations accepted per account in a rolling week before LinkedIn shows its limit notice. */
   weeklyInviteLimit: number;
   /** Sessions (li_at value -> account slug). Cleared to log everyone out. */
@@ -104,6 +106,8 @@ export type Replica = {
   state: ReplicaState;
   /** Recorded actions of one type. */
   actions<T extends ReplicaAction['type']>(type: T): Array<Extract<ReplicaAction, { type: T }>>;
+  /** The person accepts the account's invitation (or connects) at `at` (default now). */
+  accept(accountSlug: string, personSlug: string, at?: string): void;
   /** Signs an account in directly (what the login page ends with): the `li_at` value. */
   signIn(accountSlug: string): string;
   close(): Promise<void>;
@@ -514,6 +518,20 @@ export async function startReplica(initial: ReplicaState = seedState()): Promise
         if (!p) return redirect('/404/');
         return send(200, composerPage(me, p, url.searchParams.get('inmail') === 'true'));
       }
+      if (path === '/mynetwork/invite-connect/connections/') {
+        // Connections, most recently added first, each with the date it was made.
+        const dates = state.connectedAt?.[me] ?? {};
+        const cards = Object.entries(state.relations[me] ?? {})
+          .filter(([, r]) => r === 'connected')
+          .map(([slug]) => ({ slug, at: dates[slug] ?? null }))
+          .sort((a, b) => (b.at ?? '').localeCompare(a.at ?? ''))
+          .map(({ slug, at }) => {
+            const p = person(slug)!;
+            return `<li data-field="connection" data-person="${esc(slug)}"><a href="/in/${esc(slug)}/">${esc(fullName(p))}</a><span>${esc(p.headline)}</span>${at ? `<time datetime="${esc(at)}">Connected on ${esc(at.slice(0, 10))}</time>` : ''}</li>`;
+          })
+          .join('');
+        return send(200, page('Connections', `<h1>Connections</h1><ul>${cards}</ul>`, me));
+      }
       if (path === '/mynetwork/invitation-manager/sent/') {
         const pending = Object.entries(state.relations[me] ?? {}).filter(([, r]) => r === 'pending');
         const cards = pending
@@ -686,6 +704,11 @@ export async function startReplica(initial: ReplicaState = seedState()): Promise
     url,
     state,
     actions: (type) => state.actions.filter((a) => a.type === type) as never,
+    accept: (accountSlug, personSlug, at) => {
+      setRelation(accountSlug, personSlug, 'connected');
+      state.connectedAt ??= {};
+      state.connectedAt[accountSlug] = { ...state.connectedAt[accountSlug], [personSlug]: at ?? now() };
+    },
     signIn: issueSession,
     close: () =>
       new Promise<void>((resolve) => {

@@ -737,11 +737,14 @@ type InboxRow = {
   text: string;
 };
 
+type ConnectionRow = { person: string; name: string; at: string };
+
 /**
  * A seat's inbox read in its browser (the sync, src/modules/linkedin-messages/): the messaging page's
- * conversations and the messages the other member wrote, from a cursor (the latest time seen; messages
- * at that time are read again and stored once by the sync). The seat's own messages are left out: the
- * sends are stored when they are made. Accepted invitations are not read here yet.
+ * conversations and the messages the other member wrote, and the connections page's connections (an
+ * accepted invitation is a new connection, with its date), from a cursor (the latest time seen, over
+ * both; items at that time are read again and stored once by the sync). The seat's own messages are left
+ * out: the sends are stored when they are made. A connection the page shows without a date is skipped.
  */
 export function createChromiumInbox(seat: ChromiumSeat, options: ChromiumOptions): LinkedInInbox {
   const p = pages(options);
@@ -752,7 +755,7 @@ export function createChromiumInbox(seat: ChromiumSeat, options: ChromiumOptions
         const rows = await options.browsers.use(seat.teamId, seat.seatId, async ({ page }) => {
           const kind = await p.go(page, p.urls.inbox());
           if (kind !== 'messaging') stop('transient', `Expected the messaging page, got ${page.url()}.`);
-          return page.locator(S.messaging.conversation).evaluateAll(
+          const messages = await page.locator(S.messaging.conversation).evaluateAll(
             (nodes, sel) =>
               nodes.flatMap((node) =>
                 Array.from(node.querySelectorAll(sel.event)).map((m) => ({
@@ -766,25 +769,60 @@ export function createChromiumInbox(seat: ChromiumSeat, options: ChromiumOptions
               ),
             { event: S.messaging.event, subject: S.messaging.eventSubject, body: S.messaging.eventBody },
           );
+          const connectionsKind = await p.go(page, p.urls.connections());
+          if (connectionsKind !== 'connections') {
+            stop('transient', `Expected the connections page, got ${page.url()}.`);
+          }
+          const connections = await page.locator(S.connections.card).evaluateAll(
+            (nodes, sel) =>
+              nodes.map((node) => ({
+                person: node.getAttribute('data-person') ?? '',
+                name: node.querySelector(sel.name)?.textContent?.trim() ?? '',
+                at: node.querySelector(sel.date)?.getAttribute('datetime') ?? '',
+              })),
+            { name: S.connections.name, date: S.connections.date },
+          );
+          return { messages, connections };
         });
         const since = cursor ? Date.parse(cursor) : Number.NEGATIVE_INFINITY;
-        const all = (rows as InboxRow[])
+        const fromThem = (rows.messages as InboxRow[])
           .filter((r) => r.from !== 'me' && r.person && Date.parse(r.at) >= since)
-          .sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+          .map((r): { at: string; item: InboxItem } => ({
+            at: r.at,
+            item: {
+              kind: 'message',
+              id: `chromium:${r.person}:${r.index}`,
+              conversationId: r.person,
+              direction: 'inbox',
+              member: { linkedin: r.person },
+              text: r.text,
+              subject: r.subject,
+              linkedinType: r.subject ? 'InMail' : 'MEMBER_TO_MEMBER',
+              sentAt: new Date(r.at),
+            },
+          }));
+        const accepted = (rows.connections as ConnectionRow[])
+          .filter((c) => c.person && Number.isFinite(Date.parse(c.at)) && Date.parse(c.at) >= since)
+          .map((c): { at: string; item: InboxItem } => ({
+            at: c.at,
+            item: {
+              kind: 'accepted',
+              id: `chromium-connection:${c.person}`,
+              member: { linkedin: c.person, full_name: c.name || null },
+              at: new Date(c.at),
+            },
+          }));
+        const all = [...fromThem, ...accepted].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
         const fresh = all.slice(0, limit);
-        const items: InboxItem[] = fresh.map((r) => ({
-          kind: 'message',
-          id: `chromium:${r.person}:${r.index}`,
-          conversationId: r.person,
-          direction: 'inbox',
-          member: { linkedin: r.person },
-          text: r.text,
-          subject: r.subject,
-          linkedinType: r.subject ? 'InMail' : 'MEMBER_TO_MEMBER',
-          sentAt: new Date(r.at),
-        }));
         const last = fresh.at(-1);
-        return { ok: true, value: { items, cursor: last ? last.at : cursor, hasMore: all.length > limit } };
+        return {
+          ok: true,
+          value: {
+            items: fresh.map((f) => f.item),
+            cursor: last ? last.at : cursor,
+            hasMore: all.length > limit,
+          },
+        };
       } catch (error) {
         const { reason, message, retryAfterMs } = failure(error, options.logger);
         return {

@@ -1,5 +1,6 @@
 // A chromium seat's inbox read in a real headless Chromium against the LinkedIn replica's messaging page
-// and synced: a contact's reply is stored once and becomes a reply signal. No request may leave loopback.
+// and connections page, and synced: a contact's reply is stored once and becomes a reply signal; a new
+// connection of a contact becomes one connection_accepted signal. No request may leave loopback.
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -125,5 +126,40 @@ describe('the Chromium inbox against the LinkedIn replica', { timeout: 120_000 }
       .where('team_id', '=', teamId)
       .execute();
     expect(signals).toEqual([{ kind: 'linkedin_replied' }, { kind: 'linkedin_replied' }]);
+  });
+
+  it('reports a contact’s new connection (the connections page) as one accepted invitation', async () => {
+    const [accepter, stranger, undated] = replica.state.people.slice(1, 4).map((p) => p.slug) as [
+      string,
+      string,
+      string,
+    ];
+    const list = await makeList(ctx.db, teamId);
+    const [lead] = await makeLeads(ctx.db, teamId, list.uuid, [{ first_name: 'Acc', linkedin: accepter }]);
+    await makeLeads(ctx.db, teamId, list.uuid, [{ first_name: 'Und', linkedin: undated }]);
+    replica.accept(me, accepter, '2026-11-20T13:00:00.000Z');
+    // Not a contact: listed, no signal. No date shown: not read.
+    replica.accept(me, stranger, '2026-11-20T13:30:00.000Z');
+    replica.state.relations[me]![undated] = 'connected';
+
+    expect(await syncSeat(deps, teamId, senderUuid, new Date())).toMatchObject({ error: null, stored: 0 });
+    const accepted = () =>
+      ctx.db
+        .selectFrom('lead_signals')
+        .select(['kind', 'lead_uuid'])
+        .where('team_id', '=', teamId)
+        .where('kind', '=', 'connection_accepted')
+        .execute();
+    expect(await accepted()).toEqual([{ kind: 'connection_accepted', lead_uuid: lead!.uuid }]);
+    // Read again (at the cursor's time) and later: still one acceptance.
+    await syncSeat(deps, teamId, senderUuid, new Date());
+    expect(await accepted()).toHaveLength(1);
+    const events = await ctx.db
+      .selectFrom('events')
+      .select('name')
+      .where('team_id', '=', teamId)
+      .where('name', '=', 'contact_accepted_linkedin_connection_request')
+      .execute();
+    expect(events).toHaveLength(1);
   });
 });
