@@ -82,6 +82,8 @@ export type ReplicaState = {
   relations: Record<string, Record<string, 'connected' | 'pending'>>;
   /** account slug -> person slug -> when they connected (the connections page's date; `accept` sets it). */
   connectedAt?: Record<string, Record<string, string>>;
+  /** account slug -> person slug -> when the person last read the conversation (its "seen" receipt). */
+  seen?: Record<string, Record<string, string>>;
   /** Invitations accepted per account in a rolling week before LinkedIn shows its limit notice. */
   weeklyInviteLimit: number;
   /** Sessions (li_at value -> account slug). Cleared to log everyone out. */
@@ -108,6 +110,8 @@ export type Replica = {
   actions<T extends ReplicaAction['type']>(type: T): Array<Extract<ReplicaAction, { type: T }>>;
   /** The person accepts the account's invitation (or connects) at `at` (default now). */
   accept(accountSlug: string, personSlug: string, at?: string): void;
+  /** The person reads the conversation with the account at `at` (default now): a "seen" receipt. */
+  read(accountSlug: string, personSlug: string, at?: string): void;
   /** Signs an account in directly (what the login page ends with): the `li_at` value. */
   signIn(accountSlug: string): string;
   close(): Promise<void>;
@@ -247,6 +251,11 @@ export async function startReplica(initial: ReplicaState = seedState()): Promise
   const notesUsed = (slug: string) =>
     state.actions.filter((a) => a.type === 'invite' && a.account === slug && a.note).length;
   const fullName = (p: ReplicaPerson) => `${p.firstName} ${p.lastName}`;
+  /** LinkedIn's read receipt under a conversation: the other member's avatar, "Seen <time>". */
+  const seenReceipt = (me: string, slug: string) => {
+    const at = state.seen?.[me]?.[slug];
+    return at ? `<time data-field="seen-receipt" datetime="${esc(at)}">Seen ${esc(at)}</time>` : '';
+  };
 
   function issueSession(slug: string) {
     tokens += 1;
@@ -508,7 +517,7 @@ export async function startReplica(initial: ReplicaState = seedState()): Promise
                   (m, i) =>
                     `<li data-field="message" data-from="${m.from}" data-index="${i}"><time datetime="${m.at}">${m.at}</time>${m.subject ? `<h4 data-field="message-subject">${esc(m.subject)}</h4>` : ''}<p data-field="message-body">${esc(m.text)}</p></li>`,
                 )
-                .join('')}</ul></li>`,
+                .join('')}</ul>${seenReceipt(me, slug)}</li>`,
           )
           .join('');
         return send(200, page('Messaging', `<ul>${threads}</ul>`, me));
@@ -704,6 +713,10 @@ export async function startReplica(initial: ReplicaState = seedState()): Promise
     url,
     state,
     actions: (type) => state.actions.filter((a) => a.type === type) as never,
+    read: (accountSlug, personSlug, at) => {
+      state.seen ??= {};
+      state.seen[accountSlug] = { ...state.seen[accountSlug], [personSlug]: at ?? now() };
+    },
     accept: (accountSlug, personSlug, at) => {
       setRelation(accountSlug, personSlug, 'connected');
       state.connectedAt ??= {};

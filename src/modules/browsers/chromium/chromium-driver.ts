@@ -739,6 +739,9 @@ type InboxRow = {
 
 type ConnectionRow = { person: string; name: string; at: string };
 
+// Read receipts: a conversation's "seen" time becomes a `seen` item, so the seat's messages sent by then
+// get their read_at (linkedin-ingest.ts markRead).
+
 /**
  * A seat's inbox read in its browser (the sync, src/modules/linkedin-messages/): the messaging page's
  * conversations and the messages the other member wrote, and the connections page's connections (an
@@ -769,6 +772,14 @@ export function createChromiumInbox(seat: ChromiumSeat, options: ChromiumOptions
               ),
             { event: S.messaging.event, subject: S.messaging.eventSubject, body: S.messaging.eventBody },
           );
+          const receipts = await page.locator(S.messaging.conversation).evaluateAll(
+            (nodes, sel) =>
+              nodes.map((node) => ({
+                person: node.getAttribute('data-person') ?? '',
+                at: node.querySelector(sel)?.getAttribute('datetime') ?? '',
+              })),
+            S.messaging.seenReceipt,
+          );
           const connectionsKind = await p.go(page, p.urls.connections());
           if (connectionsKind !== 'connections') {
             stop('transient', `Expected the connections page, got ${page.url()}.`);
@@ -782,7 +793,7 @@ export function createChromiumInbox(seat: ChromiumSeat, options: ChromiumOptions
               })),
             { name: S.connections.name, date: S.connections.date },
           );
-          return { messages, connections };
+          return { messages, receipts, connections };
         });
         const since = cursor ? Date.parse(cursor) : Number.NEGATIVE_INFINITY;
         const fromThem = (rows.messages as InboxRow[])
@@ -812,7 +823,19 @@ export function createChromiumInbox(seat: ChromiumSeat, options: ChromiumOptions
               at: new Date(c.at),
             },
           }));
-        const all = [...fromThem, ...accepted].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+        const seen = (rows.receipts as Array<{ person: string; at: string }>)
+          .filter((r) => r.person && Number.isFinite(Date.parse(r.at)) && Date.parse(r.at) >= since)
+          .map((r): { at: string; item: InboxItem } => ({
+            at: r.at,
+            item: {
+              kind: 'seen',
+              id: `chromium-seen:${r.person}:${r.at}`,
+              conversationId: r.person,
+              member: { linkedin: r.person },
+              at: new Date(r.at),
+            },
+          }));
+        const all = [...fromThem, ...accepted, ...seen].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
         const fresh = all.slice(0, limit);
         const last = fresh.at(-1);
         return {

@@ -209,6 +209,8 @@ export const SELECTORS = {
     /** The inbox's conversations (with the other member's nickname) and their messages. */
     conversation: 'li[data-field="conversation"]',
     eventSubject: '[data-field="message-subject"]',
+    /** A conversation's read receipt ("Seen"): when the other member last read it. */
+    seenReceipt: '[data-field="seen-receipt"][datetime]',
   },
   connections: {
     /** One connection (the other member's nickname in data-person, its date in a time element). */
