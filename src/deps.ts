@@ -9,6 +9,7 @@ import { createLogger } from './lib/logger.js';
 import { loadSecretBox, type SecretBox } from './lib/secrets.js';
 import { selectExistingAiTemplateUuids } from './modules/ai-templates/ai-templates.repository.js';
 import { createAiTemplatesService } from './modules/ai-templates/ai-templates.service.js';
+import { createAttachmentFiles } from './modules/attachments/attachment-files.js';
 import { createAttachmentsService } from './modules/attachments/attachments.service.js';
 import { createBlacklistsService } from './modules/blacklists/blacklists.service.js';
 import { createBrowsersService } from './modules/browsers/browsers.service.js';
@@ -156,7 +157,12 @@ export function createChannelDrivers(deps: ServiceDeps, log: Logger, options: En
           chromium: (seat) =>
             createChromiumDriver(
               { teamId: seat.team_id, seatId: seat.id },
-              { browsers: seatBrowsersOf(deps, log), baseUrl: deps.config.linkedin.baseUrl, logger: log },
+              {
+                browsers: seatBrowsersOf(deps, log),
+                baseUrl: deps.config.linkedin.baseUrl,
+                logger: log,
+                attachmentFiles: createAttachmentFiles(deps.db, createLocalFileStore(deps.config.filesDir)),
+              },
             ),
           ...options.linkedinDrivers,
         },

@@ -1,7 +1,7 @@
 // A local replica of the LinkedIn pages the Chromium driver uses, served on 127.0.0.1 by tests: login
 // with a 2FA step (sets `li_at`), feed, profiles with the connect dialog (note, note quota), messaging
 // and InMail composers, recent activity with like and comment, skills with endorse, the sent
-// invitations manager (withdraw), people and company search, company about pages, the authwall, a
+// invitations manager (withdraw), the connections list (with the date each was made), people and company search, company about pages, the authwall, a
 // checkpoint and the weekly invitation limit notice. Paths and hooks follow linkedin-pages.ts (which
 // follows what open-source tools saw on linkedin.com). Everything "LinkedIn" receives is recorded in
 // `state.actions`, so tests assert what went out, and how many times.
@@ -58,8 +58,16 @@ export type ReplicaAccount = {
 
 export type ReplicaAction =
   | { type: 'invite'; account: string; to: string; note: string | null; at: string }
-  | { type: 'message'; account: string; to: string; text: string; at: string }
-  | { type: 'inmail'; account: string; to: string; subject: string; text: string; at: string }
+  | { type: 'message'; account: string; to: string; text: string; attachments?: string[]; at: string }
+  | {
+      type: 'inmail';
+      account: string;
+      to: string;
+      subject: string;
+      text: string;
+      attachments?: string[];
+      at: string;
+    }
   | { type: 'like'; account: string; post: string; at: string }
   | { type: 'comment'; account: string; post: string; text: string; at: string }
   | { type: 'endorse'; account: string; to: string; skill: string; at: string }
@@ -72,6 +80,10 @@ export type ReplicaState = {
   companies: ReplicaCompany[];
   /** account slug -> person slug -> relation. */
   relations: Record<string, Record<string, 'connected' | 'pending'>>;
+  /** account slug -> person slug -> when they connected (the connections page's date; `accept` sets it). */
+  connectedAt?: Record<string, Record<string, string>>;
+  /** account slug -> person slug -> when the person last read the conversation (its "seen" receipt). */
+  seen?: Record<string, Record<string, string>>;
   /** Invitations accepted per account in a rolling week before LinkedIn shows its limit notice. */
   weeklyInviteLimit: number;
   /** Sessions (li_at value -> account slug). Cleared to log everyone out. */
@@ -82,7 +94,10 @@ export type ReplicaState = {
   /** Conversations: account slug -> person slug -> messages. */
   threads: Record<
     string,
-    Record<string, Array<{ from: 'me' | 'them'; text: string; subject?: string; at: string }>>
+    Record<
+      string,
+      Array<{ from: 'me' | 'them'; text: string; subject?: string; attachments?: string[]; at: string }>
+    >
   >;
   likes: Record<string, string[]>;
   endorsed: Record<string, string[]>;
@@ -93,6 +108,10 @@ export type Replica = {
   state: ReplicaState;
   /** Recorded actions of one type. */
   actions<T extends ReplicaAction['type']>(type: T): Array<Extract<ReplicaAction, { type: T }>>;
+  /** The person accepts the account's invitation (or connects) at `at` (default now). */
+  accept(accountSlug: string, personSlug: string, at?: string): void;
+  /** The person reads the conversation with the account at `at` (default now): a "seen" receipt. */
+  read(accountSlug: string, personSlug: string, at?: string): void;
   /** Signs an account in directly (what the login page ends with): the `li_at` value. */
   signIn(accountSlug: string): string;
   close(): Promise<void>;
@@ -211,6 +230,8 @@ export async function startReplica(initial: ReplicaState = seedState()): Promise
   const pendingLogins = new Map<string, string>();
   const now = () => new Date().toISOString();
   const record = (action: ReplicaAction) => state.actions.push(action);
+  /** Files uploaded from a composer: id -> what LinkedIn received. */
+  const uploads = new Map<string, { name: string; type: string; size: number }>();
   const person = (handle: string) =>
     state.people.find(
       (p) => p.slug === handle.toLowerCase() || p.urnId.toLowerCase() === handle.toLowerCase(),
@@ -230,6 +251,11 @@ export async function startReplica(initial: ReplicaState = seedState()): Promise
   const notesUsed = (slug: string) =>
     state.actions.filter((a) => a.type === 'invite' && a.account === slug && a.note).length;
   const fullName = (p: ReplicaPerson) => `${p.firstName} ${p.lastName}`;
+  /** LinkedIn's read receipt under a conversation: the other member's avatar, "Seen <time>". */
+  const seenReceipt = (me: string, slug: string) => {
+    const at = state.seen?.[me]?.[slug];
+    return at ? `<time data-field="seen-receipt" datetime="${esc(at)}">Seen ${esc(at)}</time>` : '';
+  };
 
   function issueSession(slug: string) {
     tokens += 1;
@@ -296,7 +322,7 @@ export async function startReplica(initial: ReplicaState = seedState()): Promise
     const events = thread
       .map(
         (m) =>
-          `<li data-field="message" data-from="${m.from}"><time datetime="${m.at}">${m.at}</time>${m.subject ? `<h4>${esc(m.subject)}</h4>` : ''}<p data-field="message-body">${esc(m.text)}</p></li>`,
+          `<li data-field="message" data-from="${m.from}"><time datetime="${m.at}">${m.at}</time>${m.subject ? `<h4>${esc(m.subject)}</h4>` : ''}<p data-field="message-body">${esc(m.text)}</p>${(m.attachments ?? []).map((name) => `<a data-field="message-attachment" href="#">${esc(name)}</a>`).join('')}</li>`,
       )
       .join('');
     const connected = relation(me, p.slug) === 'connected';
@@ -311,7 +337,29 @@ export async function startReplica(initial: ReplicaState = seedState()): Promise
         <input type="hidden" name="to" value="${esc(p.slug)}"><input type="hidden" name="inmail" value="${inmail && !connected ? '1' : ''}"><input type="hidden" name="text">
         ${inmail && !connected ? '<input name="subject" placeholder="Subject">' : ''}
         <div role="textbox" contenteditable="true" aria-label="Write a message…"></div>
-        <button type="submit">Send</button></form>`;
+        <input type="file" multiple aria-label="Attach a file" data-field="attachment-input" onchange="replicaUpload(this)">
+        <ul data-field="attachments"></ul>
+        <button type="submit">Send</button></form>
+        <script>
+          // As on LinkedIn, a chosen file is uploaded at once; the send refers to the upload.
+          async function replicaUpload(input) {
+            const form = input.form;
+            for (const file of Array.from(input.files)) {
+              const res = await fetch('/replica/upload?name=' + encodeURIComponent(file.name), {
+                method: 'POST', headers: { 'content-type': file.type || 'application/octet-stream' }, body: file,
+              });
+              const { id } = await res.json();
+              const ref = document.createElement('input');
+              ref.type = 'hidden'; ref.name = 'attachment'; ref.value = id;
+              form.appendChild(ref);
+              const chip = document.createElement('li');
+              chip.setAttribute('data-field', 'attachment'); chip.setAttribute('data-name', file.name);
+              chip.textContent = file.name;
+              form.querySelector('[data-field=attachments]').appendChild(chip);
+            }
+            input.value = '';
+          }
+        </script>`;
     }
     return page('Messaging', `<h2>${esc(fullName(p))}</h2><ul>${events}</ul>${composer}`, me);
   }
@@ -469,7 +517,7 @@ export async function startReplica(initial: ReplicaState = seedState()): Promise
                   (m, i) =>
                     `<li data-field="message" data-from="${m.from}" data-index="${i}"><time datetime="${m.at}">${m.at}</time>${m.subject ? `<h4 data-field="message-subject">${esc(m.subject)}</h4>` : ''}<p data-field="message-body">${esc(m.text)}</p></li>`,
                 )
-                .join('')}</ul></li>`,
+                .join('')}</ul>${seenReceipt(me, slug)}</li>`,
           )
           .join('');
         return send(200, page('Messaging', `<ul>${threads}</ul>`, me));
@@ -478,6 +526,20 @@ export async function startReplica(initial: ReplicaState = seedState()): Promise
         const p = person(url.searchParams.get('recipient') ?? '');
         if (!p) return redirect('/404/');
         return send(200, composerPage(me, p, url.searchParams.get('inmail') === 'true'));
+      }
+      if (path === '/mynetwork/invite-connect/connections/') {
+        // Connections, most recently added first, each with the date it was made.
+        const dates = state.connectedAt?.[me] ?? {};
+        const cards = Object.entries(state.relations[me] ?? {})
+          .filter(([, r]) => r === 'connected')
+          .map(([slug]) => ({ slug, at: dates[slug] ?? null }))
+          .sort((a, b) => (b.at ?? '').localeCompare(a.at ?? ''))
+          .map(({ slug, at }) => {
+            const p = person(slug)!;
+            return `<li data-field="connection" data-person="${esc(slug)}"><a href="/in/${esc(slug)}/">${esc(fullName(p))}</a><span>${esc(p.headline)}</span>${at ? `<time datetime="${esc(at)}">Connected on ${esc(at.slice(0, 10))}</time>` : ''}</li>`;
+          })
+          .join('');
+        return send(200, page('Connections', `<h1>Connections</h1><ul>${cards}</ul>`, me));
       }
       if (path === '/mynetwork/invitation-manager/sent/') {
         const pending = Object.entries(state.relations[me] ?? {}).filter(([, r]) => r === 'pending');
@@ -547,6 +609,18 @@ export async function startReplica(initial: ReplicaState = seedState()): Promise
       if (path === '/404/') return send(404, page('Page not found', '<h1>This page doesn’t exist</h1>', me));
 
       // What "LinkedIn" receives.
+      if (req.method === 'POST' && path === '/replica/upload') {
+        const chunks: Buffer[] = [];
+        for await (const chunk of req) chunks.push(chunk as Buffer);
+        const id = `upload-${uploads.size + 1}`;
+        uploads.set(id, {
+          name: url.searchParams.get('name') ?? 'file',
+          type: req.headers['content-type'] ?? '',
+          size: Buffer.concat(chunks).length,
+        });
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ id }));
+      }
       if (req.method === 'POST' && path.startsWith('/replica/')) {
         const form = await readForm(req);
         const at = now();
@@ -572,19 +646,21 @@ export async function startReplica(initial: ReplicaState = seedState()): Promise
             const inmail = form.get('inmail') === '1';
             const subject = form.get('subject') ?? '';
             if (!text) return redirect(back);
+            const names = form.getAll('attachment').map((id) => uploads.get(id)?.name ?? id);
+            const files = names.length > 0 ? { attachments: names } : {};
             if (inmail) {
               const acct = account(me);
               if (!p.openProfile) acct.inmailCredits -= 1;
-              record({ type: 'inmail', account: me, to: p.slug, subject, text, at });
+              record({ type: 'inmail', account: me, to: p.slug, subject, text, ...files, at });
             } else {
               if (relation(me, p.slug) !== 'connected') return send(403, page('Error', 'Not connected', me));
-              record({ type: 'message', account: me, to: p.slug, text, at });
+              record({ type: 'message', account: me, to: p.slug, text, ...files, at });
             }
             const threads = state.threads[me] ?? {};
             state.threads[me] = threads;
             const thread = threads[p.slug] ?? [];
             threads[p.slug] = thread;
-            thread.push({ from: 'me', text, at, ...(inmail ? { subject } : {}) });
+            thread.push({ from: 'me', text, at, ...(inmail ? { subject } : {}), ...files });
             return redirect(`/messaging/compose/?recipient=${p.slug}${inmail ? '&inmail=true' : ''}`);
           }
           case '/replica/like': {
@@ -637,6 +713,15 @@ export async function startReplica(initial: ReplicaState = seedState()): Promise
     url,
     state,
     actions: (type) => state.actions.filter((a) => a.type === type) as never,
+    read: (accountSlug, personSlug, at) => {
+      state.seen ??= {};
+      state.seen[accountSlug] = { ...state.seen[accountSlug], [personSlug]: at ?? now() };
+    },
+    accept: (accountSlug, personSlug, at) => {
+      setRelation(accountSlug, personSlug, 'connected');
+      state.connectedAt ??= {};
+      state.connectedAt[accountSlug] = { ...state.connectedAt[accountSlug], [personSlug]: at ?? now() };
+    },
     signIn: issueSession,
     close: () =>
       new Promise<void>((resolve) => {

@@ -26,6 +26,7 @@ import * as linkedinReadPace from './0890_linkedin_read_pace.js';
 import * as enrichment from './0900_enrichment.js';
 import * as dataSources from './0910_data_sources.js';
 import * as dataSourcesRunningIdx from './0911_data_sources_running_idx.js';
+import * as sandboxActionAttachments from './0920_sandbox_action_attachments.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_identity': identity,
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   '0900_enrichment': enrichment,
   '0910_data_sources': dataSources,
   '0911_data_sources_running_idx': dataSourcesRunningIdx,
+  '0920_sandbox_action_attachments': sandboxActionAttachments,
 };

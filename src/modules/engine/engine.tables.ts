@@ -65,6 +65,8 @@ export interface SandboxLinkedinActionsTable {
   response: 'accept' | 'reply' | null;
   respond_at: Date | null;
   responded_at: Date | null;
+  /** Names of the files sent with a message (migration 0920). */
+  attachment_names: string[] | null;
 }
 
 export interface ContactSourceRotationTable {

@@ -8,7 +8,7 @@ import type { Executor } from '../../db/database.js';
 import type { InboxItem } from '../engine/drivers/inbox.js';
 import { type IncomingSignal, ingestSignalsIn } from '../engine/signals.js';
 
-export type IngestResult = { items: number; stored: number; replies: number; accepted: number };
+export type IngestResult = { items: number; stored: number; replies: number; accepted: number; read: number };
 
 type Matched = { i: number; lead_uuid: string | null };
 
@@ -109,7 +109,7 @@ export async function ingestInbox(
   all: InboxItem[],
   now: Date,
 ): Promise<IngestResult> {
-  const result: IngestResult = { items: all.length, stored: 0, replies: 0, accepted: 0 };
+  const result: IngestResult = { items: all.length, stored: 0, replies: 0, accepted: 0, read: 0 };
   if (all.length === 0) return result;
   // Messages stored before (a re-read page) are left out at once: one index lookup for the page.
   const ids = all.flatMap((item) => (item.kind === 'message' ? [item.id] : []));
@@ -222,7 +222,39 @@ export async function ingestInbox(
     });
   });
   await ingestSignalsIn(trx, teamId, now, signals);
+  result.read = await markRead(
+    trx,
+    teamId,
+    senderUuid,
+    items.flatMap((item, i) =>
+      item.kind === 'seen' && leads[i] ? [{ lead_uuid: leads[i], at: item.at }] : [],
+    ),
+    now,
+  );
   return result;
+}
+
+/**
+ * Read receipts: the seat's sent messages to each contact up to the time the contact read the
+ * conversation get that `read_at` (only once: a message already read keeps its time). One statement.
+ */
+async function markRead(
+  trx: Executor,
+  teamId: number,
+  senderUuid: string,
+  receipts: Array<{ lead_uuid: string; at: Date }>,
+  now: Date,
+): Promise<number> {
+  if (receipts.length === 0) return 0;
+  const updated = await sql`
+    update linkedin_messages m set read_at = v.at, updated_at = ${now}
+    from (select lead_uuid, max(at) as at
+          from jsonb_to_recordset(${JSON.stringify(receipts)}::jsonb) as r(lead_uuid uuid, at timestamptz)
+          group by 1) v
+    where m.team_id = ${teamId} and m.lead_uuid = v.lead_uuid and m.sender_profile_uuid = ${senderUuid}
+      and m.type = 'outbox' and m.status = 'done' and m.read_at is null and m.sent_at <= v.at
+  `.execute(trx);
+  return Number(updated.numAffectedRows ?? 0);
 }
 
 export type AutomatedMessage = {

@@ -173,3 +173,61 @@ export async function selectConversations(db: Executor, teamId: number, filter: 
   ]);
   return { rows, total: Number(count.total) };
 }
+
+/** What group-counts groups by (linkedin_account_uuid is the sender profile). */
+export const MESSAGE_GROUP_FIELDS = [
+  'status',
+  'type',
+  'sender_profile_uuid',
+  'linkedin_account_uuid',
+] as const;
+export type MessageGroupField = (typeof MESSAGE_GROUP_FIELDS)[number];
+const GROUP_COLUMNS: Record<MessageGroupField, string> = {
+  status: 'm.status',
+  type: 'm.type',
+  sender_profile_uuid: 'm.sender_profile_uuid',
+  linkedin_account_uuid: 'm.sender_profile_uuid',
+};
+
+/** The keys group-counts filters by: a subset of the list's filter (same columns, same indexes). */
+export const MESSAGE_COUNT_FILTER_KEYS = [
+  'type',
+  'status',
+  'sender_profile_uuid',
+  'linkedin_account_uuid',
+  'lead_uuid',
+  'sent_at',
+] as const;
+const countFilter: FilterSpec = {
+  name: 'LinkedIn message count filter',
+  fields: Object.fromEntries(MESSAGE_COUNT_FILTER_KEYS.map((key) => [key, messageFilterFields[key]!])),
+};
+
+/** Messages per value of `field` among those matching `filter`: one grouped statement. */
+export async function groupMessageCounts(
+  db: Executor,
+  teamId: number,
+  field: MessageGroupField,
+  filter: unknown,
+) {
+  const where = compileFilter(countFilter, filter);
+  const { rows } = await sql<{ key: string; count: string }>`
+    select ${sql.ref(GROUP_COLUMNS[field])} as key, count(*)::bigint as count
+    from linkedin_messages m
+    where m.team_id = ${teamId} ${where ? sql`and ${where}` : sql``}
+    group by 1
+  `.execute(db);
+  return rows;
+}
+
+/** A failed message back to new (fail reason, attempts and taken_at cleared); undefined if not failed. */
+export async function requeueFailedMessage(db: Executor, teamId: number, uuid: string, now: Date) {
+  return db
+    .updateTable('linkedin_messages')
+    .set({ status: 'new', fail_reason: null, taken_at: null, attempts: 0, updated_at: now })
+    .where('team_id', '=', teamId)
+    .where('uuid', '=', uuid)
+    .where('status', '=', 'failed')
+    .returningAll()
+    .executeTakeFirst();
+}

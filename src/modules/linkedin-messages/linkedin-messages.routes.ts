@@ -6,6 +6,8 @@ import {
   LinkedInConversationPage,
   LinkedInConversationsQuery,
   LinkedInMessage,
+  LinkedInMessageGroupCounts,
+  LinkedInMessageGroupCountsBody,
   LinkedInMessagePage,
   LinkedInMessagesQuery,
   SendLinkedInMessageBody,
@@ -53,6 +55,41 @@ export const linkedInMessagesRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) =>
       reply.code(201).send(await linkedinMessages.queueMessage(authOf(request), request.body)),
+  );
+
+  app.put(
+    '/flows/api/linkedin-messages/:uuid/retry',
+    {
+      schema: {
+        tags,
+        operationId: 'retryLinkedInMessage',
+        summary: 'Queue a failed LinkedIn message again',
+        description:
+          'A failed message goes back to status new (fail_reason cleared) and is sent like a freshly queued one, ' +
+          'inside the sender\u2019s schedule and limits. Only failed messages can be retried (422 otherwise). ' +
+          'A message failed with unknown_outcome may have gone out: retrying it may send it twice.',
+        params: UuidParams,
+        response: { 200: LinkedInMessage },
+      },
+    },
+    async (request) => linkedinMessages.retryMessage(authOf(request).teamId, request.params.uuid),
+  );
+
+  app.post(
+    '/flows/api/linkedin-messages/group-counts',
+    {
+      schema: {
+        tags,
+        operationId: 'linkedInMessageGroupCounts',
+        summary: 'Count LinkedIn messages by group',
+        description:
+          'Number of messages per value of group_field (status, type, sender_profile_uuid, linkedin_account_uuid) ' +
+          'among those matching filter (type, status, sender_profile_uuid, linkedin_account_uuid, lead_uuid, sent_at).',
+        body: LinkedInMessageGroupCountsBody,
+        response: { 200: LinkedInMessageGroupCounts },
+      },
+    },
+    async (request) => linkedinMessages.groupCounts(authOf(request).teamId, request.body),
   );
 
   app.delete(

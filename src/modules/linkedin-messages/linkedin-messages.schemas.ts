@@ -3,6 +3,8 @@ import { DateTime, Envelope, ListQuery, Nullable, Uuid, withExample } from '../.
 import {
   conversationFilterFields,
   conversationSort,
+  MESSAGE_COUNT_FILTER_KEYS,
+  MESSAGE_GROUP_FIELDS,
   messageFilterFields,
   messageSort,
 } from './linkedin-messages.repository.js';
@@ -137,3 +139,46 @@ export const LinkedInConversation = Type.Object(
 );
 export const LinkedInConversationPage = Envelope(LinkedInConversation);
 export const LinkedInConversationsQuery = ListQuery(conversationSort, Object.keys(conversationFilterFields));
+
+const countFilterValue = (description: string) => Type.Optional(Type.Unknown({ description }));
+
+export const LinkedInMessageGroupCountsBody = Type.Object(
+  {
+    group_field: Type.Enum(MESSAGE_GROUP_FIELDS, {
+      description:
+        'What to group by: status, type (inbox|outbox), sender_profile_uuid or linkedin_account_uuid (the same value)',
+    }),
+    filter: Type.Optional(
+      Nullable(
+        Type.Object(
+          {
+            type: countFilterValue('inbox | outbox (a value or a list)'),
+            status: countFilterValue('new | in_progress | done | failed (a value or a list)'),
+            sender_profile_uuid: countFilterValue('Sender profile (a UUID or a list)'),
+            linkedin_account_uuid: countFilterValue('Same as sender_profile_uuid'),
+            lead_uuid: countFilterValue('Contact (a UUID or a list)'),
+            sent_at: countFilterValue(
+              'Sent or received: operators, e.g. {">=": "2026-03-01", "<=": "2026-03-31"}',
+            ),
+          },
+          {
+            additionalProperties: false,
+            description: `Which messages to count; keys: ${MESSAGE_COUNT_FILTER_KEYS.join(', ')}`,
+          },
+        ),
+      ),
+    ),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      { group_field: 'status', filter: { type: 'outbox', sent_at: { '>=': '2026-03-01' } } },
+      { group_field: 'sender_profile_uuid', filter: { status: 'failed' } },
+    ],
+  },
+);
+export type LinkedInMessageGroupCountsBody = Static<typeof LinkedInMessageGroupCountsBody>;
+
+export const LinkedInMessageGroupCounts = Type.Record(Type.String(), Type.Integer(), {
+  description: 'Group value -> number of messages (groups with none are left out)',
+});

@@ -4,6 +4,7 @@ import type { Database } from '../../db/database.js';
 import type { AuthContext } from '../../http/auth.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError, invalidField, notFound } from '../../lib/errors.js';
+import { toGroupCounts } from '../../lib/group-counts.js';
 import { newId } from '../../lib/ids.js';
 import { envelope, type PageParams, resolvePage } from '../../lib/pagination.js';
 import type { AiTemplatesService } from '../ai-templates/ai-templates.service.js';
@@ -74,6 +75,27 @@ export function createLinkedInMessagesService(deps: {
       const page = resolvePage(params, repo.conversationSort);
       const { rows, total } = await repo.selectConversations(db, teamId, params.filter, page);
       return envelope(rows.map(presentConversation), total, page);
+    },
+
+    /** A failed message queued again: back to new, sent by the same job as a fresh one. */
+    async retryMessage(teamId: number, uuid: string) {
+      const row = await db.transaction().execute(async (trx) => {
+        const requeued = await repo.requeueFailedMessage(trx, teamId, uuid, deps.clock.now());
+        if (requeued) await enqueueSend(trx, requeued);
+        return requeued;
+      });
+      if (row) return presentMessage(row);
+      const current = await repo.selectMessage(db, teamId, uuid);
+      if (!current) throw notFound('LinkedIn message');
+      throw invalidField(
+        'status',
+        `status: only a failed message can be retried (this one is ${current.status}); retryable statuses: failed.`,
+      );
+    },
+
+    /** Messages per status, type or sender among those matching the filter (one grouped query). */
+    async groupCounts(teamId: number, input: { group_field: repo.MessageGroupField; filter?: unknown }) {
+      return toGroupCounts(await repo.groupMessageCounts(db, teamId, input.group_field, input.filter));
     },
 
     async deleteMessage(teamId: number, uuid: string) {

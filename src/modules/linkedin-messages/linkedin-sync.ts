@@ -32,7 +32,15 @@ export async function syncSeat(
   now: Date,
 ): Promise<SeatSyncResult> {
   const { db } = deps;
-  const total: SeatSyncResult = { items: 0, stored: 0, replies: 0, accepted: 0, pages: 0, error: null };
+  const total: SeatSyncResult = {
+    items: 0,
+    stored: 0,
+    replies: 0,
+    accepted: 0,
+    read: 0,
+    pages: 0,
+    error: null,
+  };
   await reconcileStaleMessages(deps, teamId, senderUuid, now);
   const inbox = await deps.inboxes.resolve(teamId, senderUuid);
   if ('unavailable' in inbox) {
@@ -84,6 +92,7 @@ export async function syncSeat(
     total.stored += result.stored;
     total.replies += result.replies;
     total.accepted += result.accepted;
+    total.read += result.read;
     if (!read.value.hasMore) break;
   }
   if (total.error) {

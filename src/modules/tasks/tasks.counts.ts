@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import { sumDeltas, taskCountDeltas } from '../../db/count-deltas.js';
 import type { Executor } from '../../db/database.js';
 import { and } from '../../lib/filter.js';
+import { type GroupCounts, toGroupCounts as toCounts } from '../../lib/group-counts.js';
 import { compileTaskFilter } from './tasks.filter.js';
 
 export const DIMENSION_GROUP_FIELDS = [
@@ -22,20 +23,7 @@ export type GroupField = (typeof GROUP_FIELDS)[number];
 
 type DimensionField = (typeof DIMENSION_GROUP_FIELDS)[number];
 
-/** Group value -> count; an unset value (no flow, no error code...) is the key "". */
-export type GroupCounts = Record<string, number>;
-
-function toCounts(rows: Array<{ key: unknown; count: number | string }>): GroupCounts {
-  const counts: GroupCounts = {};
-  for (const row of rows) {
-    const count = Number(row.count);
-    if (count === 0) continue;
-    const key = row.key === null || row.key === undefined ? '' : String(row.key);
-    counts[key] = (counts[key] ?? 0) + count;
-  }
-  // Keys in order (days chronologically), whatever order the groups came in.
-  return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-}
+export type { GroupCounts };
 
 export async function groupTaskCounts(
   db: Executor,

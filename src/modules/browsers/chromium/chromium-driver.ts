@@ -9,6 +9,7 @@
 // is `transient`.
 import type { Logger } from 'pino';
 import type { Page } from 'playwright-core';
+import type { AttachmentFile, AttachmentFiles } from '../../attachments/attachment-files.js';
 import type {
   ActionOutcome,
   ActionRequest,
@@ -53,6 +54,8 @@ export type ChromiumOptions = {
   logger?: Logger;
   /** Longest wait for a page or an element (ms). */
   timeoutMs?: number;
+  /** Reads the files of a message's attachments (without it, a message with attachments is refused). */
+  attachmentFiles?: AttachmentFiles;
 };
 
 /** An expected stop: the action or read ends with this typed reason. */
@@ -174,6 +177,7 @@ async function sendMessage(
   handle: string,
   text: string,
   inmail: { subject: string | null } | null,
+  files: AttachmentFile[] = [],
 ): Promise<ActionOutcome> {
   const kind = await p.go(page, inmail ? p.urls.inmail(handle) : p.urls.compose(handle));
   if (kind === 'not_found') stop('not_found', `LinkedIn has no profile ${handle}.`);
@@ -190,6 +194,23 @@ async function sendMessage(
     await page.locator(S.messaging.subject).fill(inmail.subject, { timeout: p.timeout });
   }
   await page.locator(S.messaging.body).fill(text, { timeout: p.timeout });
+  if (files.length > 0) {
+    if (!(await p.has(page, S.messaging.fileInput))) {
+      stop('restricted', 'LinkedIn offers no attachment in this composer.');
+    }
+    await page.locator(S.messaging.fileInput).setInputFiles(
+      files.map((f) => ({ name: f.name, mimeType: f.mimeType, buffer: f.buffer })),
+      { timeout: p.timeout },
+    );
+    // Each file is uploaded when chosen: send only once every one shows in the composer.
+    await page
+      .waitForFunction(
+        ({ selector, count }) => document.querySelectorAll(selector).length >= count,
+        { selector: S.messaging.attachmentChip, count: files.length },
+        { timeout: p.timeout },
+      )
+      .catch(() => stop('transient', 'LinkedIn did not finish uploading the attachments.'));
+  }
   const before = await page.locator(S.messaging.eventFromMe).count();
   await p.submit(page, S.messaging.send);
   const mine = page.locator(S.messaging.eventFromMe);
@@ -304,7 +325,18 @@ function failure(
 export function createChromiumDriver(seat: ChromiumSeat, options: ChromiumOptions): ChannelDriver {
   const p = pages(options);
 
-  async function act(request: ActionRequest, page: Page): Promise<ActionOutcome> {
+  /** The files of a message's attachments, read before the browser is taken. */
+  async function filesOf(request: ActionRequest): Promise<AttachmentFile[]> {
+    const sendsFiles = request.type === 'linkedin_send_message' || request.type === 'linkedin_send_inmail';
+    if (!sendsFiles || request.attachments.length === 0) return [];
+    if (!options.attachmentFiles)
+      stop('no_channel', 'This seat driver was set up without attachment access.');
+    const loaded = await options.attachmentFiles!(request.teamId, request.attachments);
+    if (!loaded.ok) stop('not_found', `The attachment ${loaded.missing} no longer exists.`);
+    return (loaded as { files: AttachmentFile[] }).files;
+  }
+
+  async function act(request: ActionRequest, page: Page, files: AttachmentFile[]): Promise<ActionOutcome> {
     if (request.type === 'email_send_message') stop('no_channel', 'A browser seat does not send e-mail.');
     const handle = handleOf(request.lead);
     if (!handle) stop('invalid_recipient', 'The contact has no LinkedIn profile (nickname or profile id).');
@@ -315,10 +347,10 @@ export function createChromiumDriver(seat: ChromiumSeat, options: ChromiumOption
         return connect(p, page, h, text);
       case 'linkedin_send_message':
         if (!text) stop('invalid_recipient', 'The message is empty.');
-        return sendMessage(p, page, h, text!, null);
+        return sendMessage(p, page, h, text!, null, files);
       case 'linkedin_send_inmail':
         if (!text) stop('invalid_recipient', 'The InMail is empty.');
-        return sendMessage(p, page, h, text!, { subject: request.subject });
+        return sendMessage(p, page, h, text!, { subject: request.subject }, files);
       case 'linkedin_visit_profile':
         await p.profile(page, h);
         return { ok: true, remoteRef: `profile:${h}` };
@@ -396,7 +428,8 @@ export function createChromiumDriver(seat: ChromiumSeat, options: ChromiumOption
     name: 'chromium',
     async perform(request) {
       try {
-        return await options.browsers.use(seat.teamId, seat.seatId, ({ page }) => act(request, page));
+        const files = await filesOf(request);
+        return await options.browsers.use(seat.teamId, seat.seatId, ({ page }) => act(request, page, files));
       } catch (error) {
         return { ok: false, ...failure(error, options.logger) };
       }
@@ -704,11 +737,17 @@ type InboxRow = {
   text: string;
 };
 
+type ConnectionRow = { person: string; name: string; at: string };
+
+// Read receipts: a conversation's "seen" time becomes a `seen` item, so the seat's messages sent by then
+// get their read_at (linkedin-ingest.ts markRead).
+
 /**
  * A seat's inbox read in its browser (the sync, src/modules/linkedin-messages/): the messaging page's
- * conversations and the messages the other member wrote, from a cursor (the latest time seen; messages
- * at that time are read again and stored once by the sync). The seat's own messages are left out: the
- * sends are stored when they are made. Accepted invitations are not read here yet.
+ * conversations and the messages the other member wrote, and the connections page's connections (an
+ * accepted invitation is a new connection, with its date), from a cursor (the latest time seen, over
+ * both; items at that time are read again and stored once by the sync). The seat's own messages are left
+ * out: the sends are stored when they are made. A connection the page shows without a date is skipped.
  */
 export function createChromiumInbox(seat: ChromiumSeat, options: ChromiumOptions): LinkedInInbox {
   const p = pages(options);
@@ -719,7 +758,7 @@ export function createChromiumInbox(seat: ChromiumSeat, options: ChromiumOptions
         const rows = await options.browsers.use(seat.teamId, seat.seatId, async ({ page }) => {
           const kind = await p.go(page, p.urls.inbox());
           if (kind !== 'messaging') stop('transient', `Expected the messaging page, got ${page.url()}.`);
-          return page.locator(S.messaging.conversation).evaluateAll(
+          const messages = await page.locator(S.messaging.conversation).evaluateAll(
             (nodes, sel) =>
               nodes.flatMap((node) => {
                 // An index loop: NodeList iteration needs a DOM lib this build does not load.
@@ -740,25 +779,80 @@ export function createChromiumInbox(seat: ChromiumSeat, options: ChromiumOptions
               }),
             { event: S.messaging.event, subject: S.messaging.eventSubject, body: S.messaging.eventBody },
           );
+          const receipts = await page.locator(S.messaging.conversation).evaluateAll(
+            (nodes, sel) =>
+              nodes.map((node) => ({
+                person: node.getAttribute('data-person') ?? '',
+                at: node.querySelector(sel)?.getAttribute('datetime') ?? '',
+              })),
+            S.messaging.seenReceipt,
+          );
+          const connectionsKind = await p.go(page, p.urls.connections());
+          if (connectionsKind !== 'connections') {
+            stop('transient', `Expected the connections page, got ${page.url()}.`);
+          }
+          const connections = await page.locator(S.connections.card).evaluateAll(
+            (nodes, sel) =>
+              nodes.map((node) => ({
+                person: node.getAttribute('data-person') ?? '',
+                name: node.querySelector(sel.name)?.textContent?.trim() ?? '',
+                at: node.querySelector(sel.date)?.getAttribute('datetime') ?? '',
+              })),
+            { name: S.connections.name, date: S.connections.date },
+          );
+          return { messages, receipts, connections };
         });
         const since = cursor ? Date.parse(cursor) : Number.NEGATIVE_INFINITY;
-        const all = (rows as InboxRow[])
+        const fromThem = (rows.messages as InboxRow[])
           .filter((r) => r.from !== 'me' && r.person && Date.parse(r.at) >= since)
-          .sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+          .map((r): { at: string; item: InboxItem } => ({
+            at: r.at,
+            item: {
+              kind: 'message',
+              id: `chromium:${r.person}:${r.index}`,
+              conversationId: r.person,
+              direction: 'inbox',
+              member: { linkedin: r.person },
+              text: r.text,
+              subject: r.subject,
+              linkedinType: r.subject ? 'InMail' : 'MEMBER_TO_MEMBER',
+              sentAt: new Date(r.at),
+            },
+          }));
+        const accepted = (rows.connections as ConnectionRow[])
+          .filter((c) => c.person && Number.isFinite(Date.parse(c.at)) && Date.parse(c.at) >= since)
+          .map((c): { at: string; item: InboxItem } => ({
+            at: c.at,
+            item: {
+              kind: 'accepted',
+              id: `chromium-connection:${c.person}`,
+              member: { linkedin: c.person, full_name: c.name || null },
+              at: new Date(c.at),
+            },
+          }));
+        const seen = (rows.receipts as Array<{ person: string; at: string }>)
+          .filter((r) => r.person && Number.isFinite(Date.parse(r.at)) && Date.parse(r.at) >= since)
+          .map((r): { at: string; item: InboxItem } => ({
+            at: r.at,
+            item: {
+              kind: 'seen',
+              id: `chromium-seen:${r.person}:${r.at}`,
+              conversationId: r.person,
+              member: { linkedin: r.person },
+              at: new Date(r.at),
+            },
+          }));
+        const all = [...fromThem, ...accepted, ...seen].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
         const fresh = all.slice(0, limit);
-        const items: InboxItem[] = fresh.map((r) => ({
-          kind: 'message',
-          id: `chromium:${r.person}:${r.index}`,
-          conversationId: r.person,
-          direction: 'inbox',
-          member: { linkedin: r.person },
-          text: r.text,
-          subject: r.subject,
-          linkedinType: r.subject ? 'InMail' : 'MEMBER_TO_MEMBER',
-          sentAt: new Date(r.at),
-        }));
         const last = fresh.at(-1);
-        return { ok: true, value: { items, cursor: last ? last.at : cursor, hasMore: all.length > limit } };
+        return {
+          ok: true,
+          value: {
+            items: fresh.map((f) => f.item),
+            cursor: last ? last.at : cursor,
+            hasMore: all.length > limit,
+          },
+        };
       } catch (error) {
         const { reason, message, retryAfterMs } = failure(error, options.logger);
         return {

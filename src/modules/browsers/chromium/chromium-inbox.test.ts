@@ -1,5 +1,7 @@
 // A chromium seat's inbox read in a real headless Chromium against the LinkedIn replica's messaging page
-// and synced: a contact's reply is stored once and becomes a reply signal. No request may leave loopback.
+// and connections page, and synced: a contact's reply is stored once and becomes a reply signal; a new
+// connection of a contact becomes one connection_accepted signal; a conversation's "seen" receipt sets
+// read_at on the seat's messages sent by then. No request may leave loopback.
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +11,7 @@ import { makeLeads, makeList } from '../../../../test/factories.js';
 import { createTestContext, type TestContext } from '../../../../test/harness.js';
 import { type Replica, startReplica } from '../../../../test/linkedin-replica/replica.js';
 import { linkedInMessageDeps, secretBoxOf } from '../../../deps.js';
+import { newId } from '../../../lib/ids.js';
 import { createInboxRegistry } from '../../engine/drivers/registry.js';
 import { syncSeat } from '../../linkedin-messages/linkedin-sync.js';
 import { saveSession } from '../seat-session.js';
@@ -125,5 +128,99 @@ describe('the Chromium inbox against the LinkedIn replica', { timeout: 120_000 }
       .where('team_id', '=', teamId)
       .execute();
     expect(signals).toEqual([{ kind: 'linkedin_replied' }, { kind: 'linkedin_replied' }]);
+  });
+
+  it('reports a contact’s new connection (the connections page) as one accepted invitation', async () => {
+    const [accepter, stranger, undated] = replica.state.people.slice(1, 4).map((p) => p.slug) as [
+      string,
+      string,
+      string,
+    ];
+    const list = await makeList(ctx.db, teamId);
+    const [lead] = await makeLeads(ctx.db, teamId, list.uuid, [{ first_name: 'Acc', linkedin: accepter }]);
+    await makeLeads(ctx.db, teamId, list.uuid, [{ first_name: 'Und', linkedin: undated }]);
+    replica.accept(me, accepter, '2026-11-20T13:00:00.000Z');
+    // Not a contact: listed, no signal. No date shown: not read.
+    replica.accept(me, stranger, '2026-11-20T13:30:00.000Z');
+    replica.state.relations[me]![undated] = 'connected';
+
+    expect(await syncSeat(deps, teamId, senderUuid, new Date())).toMatchObject({ error: null, stored: 0 });
+    const accepted = () =>
+      ctx.db
+        .selectFrom('lead_signals')
+        .select(['kind', 'lead_uuid'])
+        .where('team_id', '=', teamId)
+        .where('kind', '=', 'connection_accepted')
+        .execute();
+    expect(await accepted()).toEqual([{ kind: 'connection_accepted', lead_uuid: lead!.uuid }]);
+    // Read again (at the cursor's time) and later: still one acceptance.
+    await syncSeat(deps, teamId, senderUuid, new Date());
+    expect(await accepted()).toHaveLength(1);
+    const events = await ctx.db
+      .selectFrom('events')
+      .select('name')
+      .where('team_id', '=', teamId)
+      .where('name', '=', 'contact_accepted_linkedin_connection_request')
+      .execute();
+    expect(events).toHaveLength(1);
+  });
+
+  it('sets read_at on the seat’s sent messages when the conversation shows the contact has seen them', async () => {
+    const person = replica.state.people[4]!.slug;
+    const list = await makeList(ctx.db, teamId);
+    const [lead] = await makeLeads(ctx.db, teamId, list.uuid, [{ first_name: 'Rea', linkedin: person }]);
+    const sent = ['2026-11-20T14:00:00.000Z', '2026-11-20T16:00:00.000Z'];
+    const uuids = sent.map(() => newId());
+    await ctx.db
+      .insertInto('linkedin_messages')
+      .values(
+        sent.map((at, i) => ({
+          team_id: teamId,
+          uuid: uuids[i]!,
+          sender_profile_uuid: senderUuid,
+          lead_uuid: lead!.uuid,
+          text: `Message ${i}`,
+          type: 'outbox' as const,
+          automation: 'manual' as const,
+          linkedin_type: 'message',
+          status: 'done' as const,
+          sent_at: new Date(at),
+          created_at: new Date(at),
+          updated_at: new Date(at),
+        })),
+      )
+      .execute();
+    replica.state.threads[me]![person] = sent.map((at, i) => ({
+      from: 'me' as const,
+      text: `Message ${i}`,
+      at,
+    }));
+    const readAt = async () =>
+      (
+        await ctx.db
+          .selectFrom('linkedin_messages')
+          .select(['uuid', 'read_at'])
+          .where('uuid', 'in', uuids)
+          .execute()
+      )
+        .sort((a, b) => uuids.indexOf(a.uuid) - uuids.indexOf(b.uuid))
+        .map((m) => m.read_at?.toISOString() ?? null);
+
+    // Seen between the two: the first is read, the second not yet.
+    replica.read(me, person, '2026-11-20T15:00:00.000Z');
+    expect(await syncSeat(deps, teamId, senderUuid, new Date())).toMatchObject({ error: null, read: 1 });
+    expect(await readAt()).toEqual(['2026-11-20T15:00:00.000Z', null]);
+    // Seen again later: the second gets that time, the first keeps its own.
+    replica.read(me, person, '2026-11-20T17:00:00.000Z');
+    expect(await syncSeat(deps, teamId, senderUuid, new Date())).toMatchObject({ read: 1 });
+    expect(await readAt()).toEqual(['2026-11-20T15:00:00.000Z', '2026-11-20T17:00:00.000Z']);
+    expect(await syncSeat(deps, teamId, senderUuid, new Date())).toMatchObject({ read: 0 });
+    const listed = await ctx.db
+      .selectFrom('linkedin_messages')
+      .select('uuid')
+      .where('team_id', '=', teamId)
+      .where('lead_uuid', '=', lead!.uuid)
+      .execute();
+    expect(listed).toHaveLength(2);
   });
 });

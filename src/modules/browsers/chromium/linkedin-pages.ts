@@ -37,6 +37,7 @@ export type PageKind =
   | 'profile_skills'
   | 'messaging'
   | 'invitations_sent'
+  | 'connections'
   | 'search'
   | 'company'
   | 'premium'
@@ -81,6 +82,7 @@ export function classifyUrl(url: string): PageKind {
   if (/^\/in\/[^/]+\/?$/.test(path)) return 'profile';
   if (path.startsWith('/messaging')) return 'messaging';
   if (path.startsWith('/mynetwork/invitation-manager/sent')) return 'invitations_sent';
+  if (path.startsWith('/mynetwork/invite-connect/connections')) return 'connections';
   if (path.startsWith('/search/results')) return 'search';
   if (path.startsWith('/company/')) return 'company';
   if (path.startsWith('/premium')) return 'premium';
@@ -103,6 +105,8 @@ export function linkedInUrls(baseUrl: string) {
     compose: (handle: string) => `${base}/messaging/compose/?recipient=${enc(handle)}`,
     inmail: (handle: string) => `${base}/messaging/compose/?recipient=${enc(handle)}&inmail=true`,
     sentInvitations: () => `${base}/mynetwork/invitation-manager/sent/`,
+    /** The member's connections, most recently added first, each with its date. */
+    connections: () => `${base}/mynetwork/invite-connect/connections/`,
     company: (slug: string) => `${base}/company/${enc(slug)}/about/`,
     companyById: (id: number) => `${base}/company/${id}/about/`,
     peopleSearch: (keywords: string) => `${base}/search/results/people/?keywords=${enc(keywords)}`,
@@ -195,6 +199,9 @@ export const SELECTORS = {
     subject: 'form[data-field="composer"] input[name="subject"]',
     body: 'form[data-field="composer"] div[role="textbox"][contenteditable="true"]',
     send: 'form[data-field="composer"] button[type="submit"]',
+    /** The composer's file input (LinkedIn uploads a chosen file at once) and the chips of uploaded files. */
+    fileInput: 'form[data-field="composer"] input[type="file"]',
+    attachmentChip: 'form[data-field="composer"] [data-field="attachment"]',
     /** The messages of the open conversation. */
     event: 'li[data-field="message"]',
     eventFromMe: 'li[data-field="message"][data-from="me"]',
@@ -202,6 +209,14 @@ export const SELECTORS = {
     /** The inbox's conversations (with the other member's nickname) and their messages. */
     conversation: 'li[data-field="conversation"]',
     eventSubject: '[data-field="message-subject"]',
+    /** A conversation's read receipt ("Seen"): when the other member last read it. */
+    seenReceipt: '[data-field="seen-receipt"][datetime]',
+  },
+  connections: {
+    /** One connection (the other member's nickname in data-person, its date in a time element). */
+    card: 'li[data-field="connection"]',
+    name: 'a[href*="/in/"]',
+    date: 'time[datetime]',
   },
   invitations: {
     card: 'li[data-field="invitation"]',

@@ -33,6 +33,16 @@ export type InboxItem =
       member: InboxMember;
       leadUuid?: string | null;
       at: Date;
+    }
+  | {
+      /** A read receipt: the member has read the conversation up to `at` (our messages sent by then). */
+      kind: 'seen';
+      /** The channel's id of the receipt. */
+      id: string;
+      conversationId: string | null;
+      member: InboxMember;
+      leadUuid?: string | null;
+      at: Date;
     };
 
 export type InboxPage = {

@@ -7,6 +7,7 @@
 import { sql } from 'kysely';
 import type { Config } from '../../../config.js';
 import type { Database } from '../../../db/database.js';
+import { attachmentNames } from '../../attachments/attachment-files.js';
 import type { ActionOutcome, ActionRequest, ChannelDriver, OutcomeCheck } from '../drivers/driver.js';
 import { uniform } from '../rng.js';
 
@@ -50,6 +51,14 @@ async function loadState(
     pending: new Set(links.rows.filter((r) => !r.connected).map((r) => r.lead_uuid)),
     weekInvites: week.rows[0]?.n ?? 0,
   };
+}
+
+/** A message or InMail with files (an invitation carries none). */
+function carriesFiles(request: ActionRequest): boolean {
+  return (
+    (request.type === 'linkedin_send_message' || request.type === 'linkedin_send_inmail') &&
+    request.attachments.length > 0
+  );
 }
 
 export function createSandboxDriver(db: Database, settings: SandboxSettings): ChannelDriver {
@@ -138,6 +147,7 @@ export function createSandboxDriver(db: Database, settings: SandboxSettings): Ch
   async function recordAll(
     requests: ActionRequest[],
     records: Array<{ response: 'accept' | 'reply' | null; respondAt: Date | null }>,
+    names: Map<string, string> = new Map(),
   ) {
     if (requests.length === 0) return [];
     const rows = await db
@@ -153,6 +163,9 @@ export function createSandboxDriver(db: Database, settings: SandboxSettings): Ch
           performed_at: request.at,
           response: records[i]!.response,
           respond_at: records[i]!.respondAt,
+          attachment_names: carriesFiles(request)
+            ? request.attachments.map((a) => names.get(a.uuid) ?? a.uuid)
+            : null,
         })),
       )
       .returning(['id', 'task_uuid'])
@@ -174,12 +187,31 @@ export function createSandboxDriver(db: Database, settings: SandboxSettings): Ch
       requests.map((r) => r.lead.uuid),
       first.at,
     );
+    // The files sent with messages: one lookup of their names; a file deleted since is refused.
+    const withFiles = requests.filter(carriesFiles);
+    const names =
+      withFiles.length > 0
+        ? await attachmentNames(
+            db,
+            first.teamId,
+            withFiles.flatMap((r) => r.attachments.map((a) => a.uuid)),
+          )
+        : new Map<string, string>();
     const outcomes: ActionOutcome[] = new Array(requests.length);
     const toRecord: number[] = [];
     const records: Array<{ response: 'accept' | 'reply' | null; respondAt: Date | null }> = [];
     for (const [i, request] of requests.entries()) {
       if (request.type === 'linkedin_withdraw_connection_request') {
         outcomes[i] = await withdraw(request);
+        continue;
+      }
+      const gone = carriesFiles(request) ? request.attachments.find((a) => !names.has(a.uuid)) : undefined;
+      if (gone) {
+        outcomes[i] = {
+          ok: false,
+          reason: 'not_found',
+          message: `The attachment ${gone.uuid} no longer exists.`,
+        };
         continue;
       }
       const decision = decide(request, state);
@@ -192,6 +224,7 @@ export function createSandboxDriver(db: Database, settings: SandboxSettings): Ch
     const recorded = await recordAll(
       toRecord.map((i) => requests[i]!),
       records,
+      names,
     );
     toRecord.forEach((i, k) => {
       outcomes[i] = recorded[k]!;
