@@ -222,12 +222,18 @@ export async function groupMessageCounts(
 
 /** A failed message back to new (fail reason, attempts and taken_at cleared); undefined if not failed. */
 export async function requeueFailedMessage(db: Executor, teamId: number, uuid: string, now: Date) {
-  return db
-    .updateTable('linkedin_messages')
-    .set({ status: 'new', fail_reason: null, taken_at: null, attempts: 0, updated_at: now })
-    .where('team_id', '=', teamId)
-    .where('uuid', '=', uuid)
-    .where('status', '=', 'failed')
-    .returningAll()
-    .executeTakeFirst();
+  return (
+    db
+      .updateTable('linkedin_messages')
+      .set({ status: 'new', fail_reason: null, taken_at: null, attempts: 0, updated_at: now })
+      .where('team_id', '=', teamId)
+      .where('uuid', '=', uuid)
+      .where('status', '=', 'failed')
+      // A message whose outcome is unknown may have gone out: never sent again by a retry.
+      .where((eb) =>
+        eb.or([eb('fail_reason', 'is', null), eb('fail_reason', 'not like', 'unknown_outcome%')]),
+      )
+      .returningAll()
+      .executeTakeFirst()
+  );
 }

@@ -125,6 +125,11 @@ describe('PUT /flows/api/linkedin-messages/{uuid}/retry', () => {
     const queued = await retry(alice, uuid);
     expect(queued.statusCode, queued.body).toBe(422);
     expect(queued.json().error.message).toContain('retryable statuses: failed');
+    // A message whose outcome is unknown may have gone out: it is never sent again, not even on request.
+    await setRow(uuid, { status: 'failed', fail_reason: 'unknown_outcome: the worker stopped' });
+    const unknown = await retry(alice, uuid);
+    expect(unknown.statusCode, unknown.body).toBe(422);
+    expect(unknown.json().error.message).toContain('may already have gone out');
     await setRow(uuid, { status: 'failed', fail_reason: 'not_connected: no' });
     expect((await retry(bob, uuid)).statusCode).toBe(404);
     expect((await retry(alice, '0190f000-0000-7000-8000-00000000dead')).statusCode).toBe(404);

@@ -67,7 +67,7 @@ export const linkedInMessagesRoutes: FastifyPluginAsyncTypebox<{
         description:
           'A failed message goes back to status new (fail_reason cleared) and is sent like a freshly queued one, ' +
           'inside the sender\u2019s schedule and limits. Only failed messages can be retried (422 otherwise). ' +
-          'A message failed with unknown_outcome may have gone out: retrying it may send it twice.',
+          'A message failed with unknown_outcome may already have gone out and is never retried (422).',
         params: UuidParams,
         response: { 200: LinkedInMessage },
       },

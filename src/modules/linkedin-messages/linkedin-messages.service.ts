@@ -87,6 +87,12 @@ export function createLinkedInMessagesService(deps: {
       if (row) return presentMessage(row);
       const current = await repo.selectMessage(db, teamId, uuid);
       if (!current) throw notFound('LinkedIn message');
+      if (current.status === 'failed') {
+        throw invalidField(
+          'status',
+          'status: this message failed with unknown_outcome - it may already have gone out, so it is never sent again; queue a new message if you are sure it did not.',
+        );
+      }
       throw invalidField(
         'status',
         `status: only a failed message can be retried (this one is ${current.status}); retryable statuses: failed.`,

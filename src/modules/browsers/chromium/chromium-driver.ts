@@ -204,11 +204,9 @@ async function sendMessage(
     );
     // Each file is uploaded when chosen: send only once every one shows in the composer.
     await page
-      .waitForFunction(
-        ({ selector, count }) => document.querySelectorAll(selector).length >= count,
-        { selector: S.messaging.attachmentChip, count: files.length },
-        { timeout: p.timeout },
-      )
+      .locator(S.messaging.attachmentChip)
+      .nth(files.length - 1)
+      .waitFor({ timeout: p.timeout })
       .catch(() => stop('transient', 'LinkedIn did not finish uploading the attachments.'));
   }
   const before = await page.locator(S.messaging.eventFromMe).count();
