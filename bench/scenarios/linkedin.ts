@@ -86,17 +86,14 @@ export const linkedinScenario: Scenario = {
           })
           .returningAll()
           .executeTakeFirstOrThrow();
-        const cookie = {
-          name: 'li_at',
-          value: replica.signIn('sam-sender'),
-          domain: '127.0.0.1',
-          path: '/',
-          expires: -1,
-          httpOnly: true,
-          secure: false,
-          sameSite: 'Lax' as const,
-        };
-        await saveSession(db, box, teamId, seat.id, { cookies: [cookie] }, new Date());
+        await saveSession(
+          db,
+          box,
+          teamId,
+          seat.id,
+          replica.sessionOf(replica.signIn('sam-sender')),
+          new Date(),
+        );
         seats.push({ seatId: seat.id, sender: sender.uuid });
       }
 

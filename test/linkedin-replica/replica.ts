@@ -7,6 +7,7 @@
 // `state.actions`, so tests assert what went out, and how many times.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { SeatSession } from '../../src/modules/browsers/seat-session.js';
 
 export type ReplicaPerson = {
   slug: string;
@@ -114,6 +115,8 @@ export type Replica = {
   read(accountSlug: string, personSlug: string, at?: string): void;
   /** Signs an account in directly (what the login page ends with): the `li_at` value. */
   signIn(accountSlug: string): string;
+  /** A seat session holding that `li_at` for the replica's host, as the login live view stores it. */
+  sessionOf(token: string): SeatSession;
   close(): Promise<void>;
 };
 
@@ -723,6 +726,20 @@ export async function startReplica(initial: ReplicaState = seedState()): Promise
       state.connectedAt[accountSlug] = { ...state.connectedAt[accountSlug], [personSlug]: at ?? now() };
     },
     signIn: issueSession,
+    sessionOf: (token) => ({
+      cookies: [
+        {
+          name: 'li_at',
+          value: token,
+          domain: new URL(url).hostname,
+          path: '/',
+          expires: -1,
+          httpOnly: true,
+          secure: false,
+          sameSite: 'Lax',
+        },
+      ],
+    }),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

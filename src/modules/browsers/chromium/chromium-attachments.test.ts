@@ -63,20 +63,7 @@ describe('LinkedIn message attachments through a chromium seat', { timeout: 120_
       box,
       user.teamId,
       seat.id,
-      {
-        cookies: [
-          {
-            name: 'li_at',
-            value: replica.signIn('sam-sender'),
-            domain: new URL(replica.url).hostname,
-            path: '/',
-            expires: -1,
-            httpOnly: true,
-            secure: false,
-            sameSite: 'Lax',
-          },
-        ],
-      },
+      replica.sessionOf(replica.signIn('sam-sender')),
       new Date(),
     );
     const list = await makeList(ctx.db, user.teamId);

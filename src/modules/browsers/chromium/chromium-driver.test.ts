@@ -51,28 +51,7 @@ describe('the Chromium driver against the LinkedIn replica', { timeout: 120_000 
       .executeTakeFirstOrThrow();
     // A logged-in session, as the login live view stores it.
     token = replica.signIn(me);
-    const host = new URL(replica.url).hostname;
-    await saveSession(
-      ctx.db,
-      box,
-      teamId,
-      seat.id,
-      {
-        cookies: [
-          {
-            name: 'li_at',
-            value: token,
-            domain: host,
-            path: '/',
-            expires: -1,
-            httpOnly: true,
-            secure: false,
-            sameSite: 'Lax',
-          },
-        ],
-      },
-      new Date(),
-    );
+    await saveSession(ctx.db, box, teamId, seat.id, replica.sessionOf(token), new Date());
     const options = { browsers, baseUrl: replica.url, timeoutMs: 20_000 };
     driver = createChromiumDriver({ teamId, seatId: seat.id }, options);
     reader = createChromiumReader(

@@ -66,20 +66,7 @@ describe('a flow on a chromium seat', { timeout: 180_000 }, () => {
       secretBoxOf(h.ctx.config),
       h.user.teamId,
       seat.id,
-      {
-        cookies: [
-          {
-            name: 'li_at',
-            value: token,
-            domain: '127.0.0.1',
-            path: '/',
-            expires: -1,
-            httpOnly: true,
-            secure: false,
-            sameSite: 'Lax',
-          },
-        ],
-      },
+      replica.sessionOf(token),
       new Date(),
     );
   });

@@ -51,27 +51,7 @@ describe('the Chromium inbox against the LinkedIn replica', { timeout: 120_000 }
       .returningAll()
       .executeTakeFirstOrThrow();
     const token = replica.signIn(me);
-    await saveSession(
-      ctx.db,
-      box,
-      teamId,
-      seat.id,
-      {
-        cookies: [
-          {
-            name: 'li_at',
-            value: token,
-            domain: new URL(replica.url).hostname,
-            path: '/',
-            expires: -1,
-            httpOnly: true,
-            secure: false,
-            sameSite: 'Lax',
-          },
-        ],
-      },
-      new Date(),
-    );
+    await saveSession(ctx.db, box, teamId, seat.id, replica.sessionOf(token), new Date());
     const inbox = createChromiumInbox(
       { teamId, seatId: seat.id },
       { browsers, baseUrl: replica.url, timeoutMs: 20_000 },
