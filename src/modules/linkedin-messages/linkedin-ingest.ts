@@ -101,6 +101,29 @@ type Inserted = {
   message_hash: string;
 };
 
+/**
+ * From when a listed connection counts as an accepted invitation. A browser seat reads LinkedIn's
+ * connections page, which also lists people who connected long before the seat existed (or who invited the
+ * account): only connections made since the seat was created can answer its invitations. The sandbox lists
+ * acceptances of its own invitations only (null: every one counts).
+ */
+async function acceptancesCountSince(
+  trx: Executor,
+  teamId: number,
+  senderUuid: string,
+  items: InboxItem[],
+): Promise<Date | null> {
+  if (!items.some((item) => item.kind === 'accepted')) return null;
+  const seat = await trx
+    .selectFrom('linkedin_browsers')
+    .select(['driver', 'created_at'])
+    .where('team_id', '=', teamId)
+    .where('sender_profile_uuid', '=', senderUuid)
+    .orderBy('id')
+    .executeTakeFirst();
+  return seat && seat.driver !== 'sandbox' ? seat.created_at : null;
+}
+
 /** Stores one page of a seat's inbox; new replies and acceptances become signals. Caller's transaction. */
 export async function ingestInbox(
   trx: Executor,
@@ -207,9 +230,11 @@ export async function ingestInbox(
     });
   }
   result.replies = signals.length;
+  const acceptedSince = await acceptancesCountSince(trx, teamId, senderUuid, items);
   items.forEach((item, i) => {
     const lead = leads[i];
     if (item.kind !== 'accepted' || !lead) return;
+    if (acceptedSince && item.at < acceptedSince) return;
     result.accepted += 1;
     signals.push({
       kind: 'connection_accepted',

@@ -1,6 +1,6 @@
 // A chromium seat's inbox read in a real headless Chromium against the LinkedIn replica's messaging page
 // and connections page, and synced: a contact's reply is stored once and becomes a reply signal; a new
-// connection of a contact becomes one connection_accepted signal; a conversation's "seen" receipt sets
+// connection of a contact (made since the seat exists) becomes one connection_accepted signal; a conversation's "seen" receipt sets
 // read_at on the seat's messages sent by then. No request may leave loopback.
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -47,7 +47,14 @@ describe('the Chromium inbox against the LinkedIn replica', { timeout: 120_000 }
     senderUuid = sender.uuid;
     const seat = await ctx.db
       .insertInto('linkedin_browsers')
-      .values({ team_id: teamId, sender_profile_uuid: sender.uuid, driver: 'chromium', status: 'running' })
+      .values({
+        team_id: teamId,
+        sender_profile_uuid: sender.uuid,
+        driver: 'chromium',
+        status: 'running',
+        // Connections listed from before this instant predate the seat (see the acceptance test).
+        created_at: new Date('2026-11-01T00:00:00.000Z'),
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
     const token = replica.signIn(me);
@@ -119,6 +126,10 @@ describe('the Chromium inbox against the LinkedIn replica', { timeout: 120_000 }
     const list = await makeList(ctx.db, teamId);
     const [lead] = await makeLeads(ctx.db, teamId, list.uuid, [{ first_name: 'Acc', linkedin: accepter }]);
     await makeLeads(ctx.db, teamId, list.uuid, [{ first_name: 'Und', linkedin: undated }]);
+    // A contact who connected before the seat existed did not accept any of its invitations.
+    const veteran = replica.state.people[5]!.slug;
+    await makeLeads(ctx.db, teamId, list.uuid, [{ first_name: 'Vet', linkedin: veteran }]);
+    replica.accept(me, veteran, '2026-10-01T09:00:00.000Z');
     replica.accept(me, accepter, '2026-11-20T13:00:00.000Z');
     // Not a contact: listed, no signal. No date shown: not read.
     replica.accept(me, stranger, '2026-11-20T13:30:00.000Z');
