@@ -16,7 +16,7 @@ import { noLlm } from '../../src/modules/llm/llm-client.js';
 import { selectInitialStageUuid } from '../../src/modules/pipeline-stages/pipeline-stages.defaults.js';
 import { createWebhookClient } from '../../src/modules/webhooks/webhook-client.js';
 import { ALWAYS, buildNodes } from '../../test/automation-factories.js';
-import { type BenchRow, median, percentile, type Scenario, timeRuns } from '../lib.js';
+import { type BenchRow, percentile, type Scenario, timeRuns } from '../lib.js';
 
 const THROUGHPUT = Number(process.env.BENCH_ENGINE_ENROLLMENTS ?? 20_000);
 const ACTIVE = Number(process.env.BENCH_ENGINE_ACTIVE ?? 1_000_000);

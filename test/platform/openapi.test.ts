@@ -1,4 +1,5 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
+import type { ValidateFunction } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validationFailure, validatorCompiler } from '../../src/http/validation.js';
 import { createTestContext, type TestContext } from '../harness.js';
@@ -116,11 +117,13 @@ describe('OpenAPI document', () => {
     const document = (await ctx.request(null, { method: 'GET', url: '/openapi.json' })).json();
     const invalid: string[] = [];
     let bodies = 0;
-    for (const [path, methods] of Object.entries(document.paths as Record<string, Record<string, any>>)) {
+    type Content = { example?: unknown; examples?: Record<string, { value: unknown }>; schema?: unknown };
+    type Operation = { requestBody?: { content?: Record<string, Content> } };
+    for (const [path, methods] of Object.entries(
+      document.paths as Record<string, Record<string, Operation>>,
+    )) {
       for (const [method, op] of Object.entries(methods)) {
-        for (const [media, content] of Object.entries(
-          (op.requestBody?.content ?? {}) as Record<string, any>,
-        )) {
+        for (const [media, content] of Object.entries(op.requestBody?.content ?? {})) {
           bodies += 1;
           const examples =
             content.example !== undefined
@@ -130,10 +133,13 @@ describe('OpenAPI document', () => {
                 );
           expect(examples.length, `${method} ${path} ${media}`).toBeGreaterThan(0);
           if (media !== 'application/json') continue;
-          const validate = validatorCompiler({ schema: content.schema, httpPart: 'body' } as never) as any;
+          const validate = validatorCompiler({
+            schema: content.schema,
+            httpPart: 'body',
+          } as never) as ValidateFunction;
           for (const example of examples) {
             if (!validate(structuredClone(example))) {
-              invalid.push(`${method} ${path}: ${validationFailure(validate.errors, 'body').message}`);
+              invalid.push(`${method} ${path}: ${validationFailure(validate.errors ?? [], 'body').message}`);
             }
           }
         }

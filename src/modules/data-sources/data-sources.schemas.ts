@@ -158,6 +158,7 @@ export const CreateDataSourceBody = Type.Object(
     'x-message': `needs payload.url (the LinkedIn search, saved search, list or post URL) for every type but ${[...URL_LESS_TYPES].join(', ')} and csv_leads`,
     // A csv_leads source never runs, so it cannot be created in_progress (the if/then).
     if: { required: ['type'], properties: { type: { const: 'csv_leads' } } },
+    // biome-ignore lint/suspicious/noThenProperty: a JSON Schema keyword
     then: {
       properties: {
         status: {

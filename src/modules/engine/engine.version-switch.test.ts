@@ -24,7 +24,12 @@ describe('saving a version', () => {
     const db = h.ctx.db;
     const team = h.user.teamId;
     const nodes = [
-      { id: 1, type: 'linkedin_send_connection_request', payload: { template: 'Hi {{first_name}}' }, next: { 1: 2 } },
+      {
+        id: 1,
+        type: 'linkedin_send_connection_request',
+        payload: { template: 'Hi {{first_name}}' },
+        next: { 1: 2 },
+      },
       { id: 2, type: 'end' },
     ];
     const flow = await makeFlow(db, team, { senders: [], nodes });

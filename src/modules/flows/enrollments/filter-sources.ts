@@ -112,7 +112,7 @@ async function fillStep(db: Database, key: Pick<SourceRow, 'team_id' | 'flow_uui
       for update of s skip locked
     `.execute(trx);
     const source = rows[0];
-    if (!source || source.status !== 'on' || source.active_version !== source.flow_version_uuid) return null;
+    if (source?.status !== 'on' || source.active_version !== source.flow_version_uuid) return null;
     const teamId = source.team_id;
     const version = await selectVersion(trx, teamId, source.flow_version_uuid);
     const definition = version?.contact_sources.find(
