@@ -63,52 +63,39 @@ export const dataSourcesScenario: Scenario = {
     }));
     const importTeam = await team('import');
     const stageUuid = await selectInitialStageUuid(db, importTeam.teamId, 'lead');
+    // The same people through the import's writer: prepare, then one chunk in one transaction.
+    const writeAll = async () => {
+      const { prepared } = prepareLeadRows(
+        people.map((person, i) => ({
+          row: i + 2,
+          cells: FIELDS.map((field) => String(person[field] ?? '')),
+        })),
+        columns,
+      );
+      return db.transaction().execute((trx) =>
+        writeLeadChunk(
+          trx,
+          {
+            teamId: importTeam.teamId,
+            userId: importTeam.userId,
+            listUuid: importTeam.list,
+            stageUuid,
+            moveToList: false,
+            updateIfExists: false,
+            tagUuids: [],
+            dataSourceUuid: null,
+            columns,
+          },
+          prepared,
+        ),
+      );
+    };
     const importStarted = performance.now();
-    const { prepared } = prepareLeadRows(
-      people.map((person, i) => ({ row: i + 2, cells: FIELDS.map((field) => String(person[field] ?? '')) })),
-      columns,
-    );
-    const counts = await db.transaction().execute((trx) =>
-      writeLeadChunk(
-        trx,
-        {
-          teamId: importTeam.teamId,
-          userId: importTeam.userId,
-          listUuid: importTeam.list,
-          stageUuid,
-          moveToList: false,
-          updateIfExists: false,
-          tagUuids: [],
-          dataSourceUuid: null,
-          columns,
-        },
-        prepared,
-      ),
-    );
+    const counts = await writeAll();
     const importMs = performance.now() - importStarted;
     log(`import writer: ${counts.created} contacts in ${importMs.toFixed(0)} ms`);
     const dupStarted = performance.now();
-    const { prepared: preparedAgain } = prepareLeadRows(
-      people.map((person, i) => ({ row: i + 2, cells: FIELDS.map((field) => String(person[field] ?? '')) })),
-      columns,
-    );
-    const dupCounts = await db.transaction().execute((trx) =>
-      writeLeadChunk(
-        trx,
-        {
-          teamId: importTeam.teamId,
-          userId: importTeam.userId,
-          listUuid: importTeam.list,
-          stageUuid,
-          moveToList: false,
-          updateIfExists: false,
-          tagUuids: [],
-          dataSourceUuid: null,
-          columns,
-        },
-        preparedAgain,
-      ),
-    );
+    const dupCounts = await writeAll();
     const importDupMs = performance.now() - dupStarted;
     log(`import writer again: ${dupCounts.duplicate} duplicates in ${importDupMs.toFixed(0)} ms`);
 
