@@ -1,61 +1,33 @@
-// The Chromium driver and reader in a real headless Chromium against the local LinkedIn replica: every
-// action, the outcome check, reading, and the session problems (checkpoint, logged out) and LinkedIn's
-// limits. One seat, so one browser for the whole file; no request may leave loopback.
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeSender } from '../../../../test/automation-factories.js';
 import { createTestContext, type TestContext } from '../../../../test/harness.js';
 import { type Replica, startReplica } from '../../../../test/linkedin-replica/replica.js';
-import { secretBoxOf } from '../../../deps.js';
 import type { ActionRequest, ActionType, ChannelDriver } from '../../engine/drivers/driver.js';
 import type { LinkedInReader } from '../../engine/drivers/reader.js';
-import { saveSession } from '../seat-session.js';
 import { createChromiumDriver, createChromiumReader } from './chromium-driver.js';
-import { createSeatBrowsers, type SeatBrowsers } from './seat-browsers.js';
+import { openReplicaSeat, type ReplicaSeat } from './replica-seat.test-support.js';
 import { guardLoopback } from './test-guard.js';
 
 describe('the Chromium driver against the LinkedIn replica', { timeout: 120_000 }, () => {
   let ctx: TestContext;
   let replica: Replica;
-  let browsers: SeatBrowsers;
+  let seat: ReplicaSeat;
   let driver: ChannelDriver;
   let reader: LinkedInReader;
   let teamId: number;
   let senderUuid: string;
   let token: string;
-  let dataDir: string;
   const guard = guardLoopback();
   const me = 'sam-sender';
 
   beforeAll(async () => {
     ctx = await createTestContext();
     replica = await startReplica();
-    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'leadflow-li-'));
-    const box = secretBoxOf(ctx.config);
-    browsers = createSeatBrowsers({
-      config: { dataDir, linkedin: { ...ctx.config.linkedin, maxOpenBrowsers: 1 } },
-      db: ctx.db,
-      secretBox: box,
-      onContext: guard.install,
-    });
-    const user = await ctx.createUser();
-    teamId = user.teamId;
-    const sender = await makeSender(ctx.db, teamId);
-    senderUuid = sender.uuid;
-    const seat = await ctx.db
-      .insertInto('linkedin_browsers')
-      .values({ team_id: teamId, sender_profile_uuid: sender.uuid, driver: 'chromium', status: 'running' })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    // A logged-in session, as the login live view stores it.
-    token = replica.signIn(me);
-    await saveSession(ctx.db, box, teamId, seat.id, replica.sessionOf(token), new Date());
-    const options = { browsers, baseUrl: replica.url, timeoutMs: 20_000 };
-    driver = createChromiumDriver({ teamId, seatId: seat.id }, options);
+    seat = await openReplicaSeat(ctx, replica, guard, { account: me });
+    ({ teamId, senderUuid, token } = seat);
+    const options = { browsers: seat.browsers, baseUrl: replica.url, timeoutMs: 20_000 };
+    driver = createChromiumDriver({ teamId, seatId: seat.seatId }, options);
     reader = createChromiumReader(
-      { teamId, seatId: seat.id },
+      { teamId, seatId: seat.seatId },
       {
         ...options,
         pace: { profileIntervalMs: 0, searchPageIntervalMs: 0, profilesPerDay: 0, searchPagesPerDay: 0 },
@@ -63,10 +35,9 @@ describe('the Chromium driver against the LinkedIn replica', { timeout: 120_000 
     );
   });
   afterAll(async () => {
-    await browsers?.closeAll();
+    await seat?.close();
     await replica?.close();
     await ctx?.close();
-    if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
     guard.assertNothingLeft();
   });
 

@@ -1,29 +1,19 @@
-// A chromium seat's inbox read in a real headless Chromium against the LinkedIn replica's messaging page
-// and connections page, and synced: a contact's reply is stored once and becomes a reply signal; a new
-// connection of a contact (made since the seat exists) becomes one connection_accepted signal; a conversation's "seen" receipt sets
-// read_at on the seat's messages sent by then. No request may leave loopback.
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeSender } from '../../../../test/automation-factories.js';
 import { makeLeads, makeList } from '../../../../test/factories.js';
 import { createTestContext, type TestContext } from '../../../../test/harness.js';
 import { type Replica, startReplica } from '../../../../test/linkedin-replica/replica.js';
-import { linkedInMessageDeps, secretBoxOf } from '../../../deps.js';
+import { linkedInMessageDeps } from '../../../deps.js';
 import { newId } from '../../../lib/ids.js';
 import { createInboxRegistry } from '../../engine/drivers/registry.js';
 import { syncSeat } from '../../linkedin-messages/linkedin-sync.js';
-import { saveSession } from '../seat-session.js';
 import { createChromiumInbox } from './chromium-driver.js';
-import { createSeatBrowsers, type SeatBrowsers } from './seat-browsers.js';
+import { openReplicaSeat, type ReplicaSeat } from './replica-seat.test-support.js';
 import { guardLoopback } from './test-guard.js';
 
 describe('the Chromium inbox against the LinkedIn replica', { timeout: 120_000 }, () => {
   let ctx: TestContext;
   let replica: Replica;
-  let browsers: SeatBrowsers;
-  let dataDir: string;
+  let seat: ReplicaSeat;
   let teamId: number;
   let senderUuid: string;
   let deps: ReturnType<typeof linkedInMessageDeps>;
@@ -33,35 +23,15 @@ describe('the Chromium inbox against the LinkedIn replica', { timeout: 120_000 }
   beforeAll(async () => {
     ctx = await createTestContext();
     replica = await startReplica();
-    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'leadflow-li-inbox-'));
-    const box = secretBoxOf(ctx.config);
-    browsers = createSeatBrowsers({
-      config: { dataDir, linkedin: { ...ctx.config.linkedin, maxOpenBrowsers: 1 } },
-      db: ctx.db,
-      secretBox: box,
-      onContext: guard.install,
+    // Connections listed from before the seat's creation predate it (see the acceptance test).
+    seat = await openReplicaSeat(ctx, replica, guard, {
+      account: me,
+      seatCreatedAt: new Date('2026-11-01T00:00:00.000Z'),
     });
-    const user = await ctx.createUser();
-    teamId = user.teamId;
-    const sender = await makeSender(ctx.db, teamId);
-    senderUuid = sender.uuid;
-    const seat = await ctx.db
-      .insertInto('linkedin_browsers')
-      .values({
-        team_id: teamId,
-        sender_profile_uuid: sender.uuid,
-        driver: 'chromium',
-        status: 'running',
-        // Connections listed from before this instant predate the seat (see the acceptance test).
-        created_at: new Date('2026-11-01T00:00:00.000Z'),
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    const token = replica.signIn(me);
-    await saveSession(ctx.db, box, teamId, seat.id, replica.sessionOf(token), new Date());
+    ({ teamId, senderUuid } = seat);
     const inbox = createChromiumInbox(
-      { teamId, seatId: seat.id },
-      { browsers, baseUrl: replica.url, timeoutMs: 20_000 },
+      { teamId, seatId: seat.seatId },
+      { browsers: seat.browsers, baseUrl: replica.url, timeoutMs: 20_000 },
     );
     deps = {
       ...linkedInMessageDeps({ db: ctx.db, config: ctx.config, clock: { now: () => new Date() } }),
@@ -69,10 +39,9 @@ describe('the Chromium inbox against the LinkedIn replica', { timeout: 120_000 }
     };
   });
   afterAll(async () => {
-    await browsers?.closeAll();
+    await seat?.close();
     await replica?.close();
     await ctx?.close();
-    if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
     guard.assertNothingLeft();
   });
 

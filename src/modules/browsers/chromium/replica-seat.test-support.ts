@@ -1,0 +1,65 @@
+// Test support: a logged-in chromium seat on the LinkedIn replica - a sender, its running seat with the
+// replica session stored as the login live view stores it, and a browser pool in a temporary profile
+// directory (one browser, every context under the loopback guard). `close` ends the pool and the directory.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { makeSender } from '../../../../test/automation-factories.js';
+import type { TestContext } from '../../../../test/harness.js';
+import type { Replica } from '../../../../test/linkedin-replica/replica.js';
+import { secretBoxOf } from '../../../deps.js';
+import { saveSession } from '../seat-session.js';
+import { createSeatBrowsers, type SeatBrowsers } from './seat-browsers.js';
+import type { guardLoopback } from './test-guard.js';
+
+export type ReplicaSeat = {
+  browsers: SeatBrowsers;
+  teamId: number;
+  senderUuid: string;
+  seatId: number;
+  /** The replica session (`li_at`) the seat holds. */
+  token: string;
+  close(): Promise<void>;
+};
+
+export async function openReplicaSeat(
+  ctx: TestContext,
+  replica: Replica,
+  guard: ReturnType<typeof guardLoopback>,
+  options: { account?: string; seatCreatedAt?: Date } = {},
+): Promise<ReplicaSeat> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'leadflow-li-'));
+  const box = secretBoxOf(ctx.config);
+  const browsers = createSeatBrowsers({
+    config: { dataDir, linkedin: { ...ctx.config.linkedin, maxOpenBrowsers: 1 } },
+    db: ctx.db,
+    secretBox: box,
+    onContext: guard.install,
+  });
+  const { teamId } = await ctx.createUser();
+  const sender = await makeSender(ctx.db, teamId);
+  const seat = await ctx.db
+    .insertInto('linkedin_browsers')
+    .values({
+      team_id: teamId,
+      sender_profile_uuid: sender.uuid,
+      driver: 'chromium',
+      status: 'running',
+      ...(options.seatCreatedAt ? { created_at: options.seatCreatedAt } : {}),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const token = replica.signIn(options.account ?? 'sam-sender');
+  await saveSession(ctx.db, box, teamId, seat.id, replica.sessionOf(token), new Date());
+  return {
+    browsers,
+    teamId,
+    senderUuid: sender.uuid,
+    seatId: seat.id,
+    token,
+    async close() {
+      await browsers.closeAll();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
