@@ -2,6 +2,7 @@
 // auth, rate limit, operations), then one route plugin per API area. No listening here.
 import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import cookie from '@fastify/cookie';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -18,6 +19,7 @@ import { registerRateLimit } from './http/rate-limit.js';
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerRouting } from './http/routing.js';
 import { registerSchemaRules } from './http/schema-rules.js';
 import { validatorCompiler } from './http/validation.js';
+import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { aiTemplatesRoutes } from './modules/ai-templates/ai-templates.routes.js';
 import { attachmentsRoutes } from './modules/attachments/attachments.routes.js';
 import { blacklistsRoutes } from './modules/blacklists/blacklists.routes.js';
@@ -95,9 +97,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await registerOpenApi(app, version);
   registerQueryHandling(app);
+  await app.register(cookie);
   registerAuth(app, {
     identify: services.identity.identifyApiKey,
     touch: services.identity.touchApiKey,
+    identifySession: services.accounts.identifySession,
+    requireOwner: services.accounts.requireOwner,
   });
   await registerRateLimit(app, { perMinute: config.rateLimitPerMinute, redisUrl: config.redisUrl });
   registerOperations(app, { db: deps.db, metrics: deps.metrics ?? createMetricsRegistry() });
@@ -105,6 +110,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(websocket, { options: { maxPayload: 16 * 1024 } });
 
   await app.register(identityRoutes, { identity: services.identity });
+  await app.register(accountsRoutes, {
+    accounts: services.accounts,
+    secureCookies: config.publicUrl.startsWith('https:'),
+    publicAttemptsPerMinute: config.signInAttemptsPerMinute,
+  });
   await app.register(listsRoutes, { lists: services.lists });
   await app.register(leadsRoutes, { leads: services.leads });
   await app.register(leadsBulkRoutes, { leads: services.leads });

@@ -18,7 +18,9 @@ const ADMIN_USAGE = `  admin create-user --email E --team NAME [--existing-user]
   admin revoke-api-key --id N                   revoke a key (refused at once by every process)
   admin add-member --email E --team-id N [--role ${TEAM_ROLES.join('|')}]
                         add an existing user to another team (role member by default)
-  admin add-credits --team-id N --amount N      add enrichment credits to a team`;
+  admin add-credits --team-id N --amount N      add enrichment credits to a team
+  admin reset-password --email E                a one-time link to set the user's password in the web
+                        application (ends their sessions; earlier links stop working)`;
 
 const USAGE = `Usage: leadflow <command>
 
@@ -125,7 +127,14 @@ class UsageError extends Error {
   }
 }
 
-const ADMIN_COMMANDS = ['create-user', 'create-api-key', 'revoke-api-key', 'add-member', 'add-credits'];
+const ADMIN_COMMANDS = [
+  'create-user',
+  'create-api-key',
+  'revoke-api-key',
+  'add-member',
+  'add-credits',
+  'reset-password',
+];
 
 async function runAdmin(command: string | undefined, argv: string[]): Promise<void> {
   if (command === undefined || ['help', '--help', '-h'].includes(command) || argv.includes('--help')) {
@@ -163,7 +172,7 @@ async function runAdmin(command: string | undefined, argv: string[]): Promise<vo
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
   const { source, database } = await openDatabase(config, logger);
   try {
-    const { identity } = createServices({ db: database.db, config, clock: systemClock });
+    const { identity, accounts } = createServices({ db: database.db, config, clock: systemClock });
     let result: unknown;
     switch (command) {
       case 'create-user':
@@ -203,6 +212,11 @@ async function runAdmin(command: string | undefined, argv: string[]): Promise<vo
       case 'add-credits':
         result = await identity.addCredits(integer(args, 'team-id'), integer(args, 'amount'));
         break;
+      case 'reset-password': {
+        const link = await accounts.issuePasswordLink(required(args, 'email'), { endSessions: true });
+        result = { password_url: link.url, expires_at: link.expires_at };
+        break;
+      }
       default:
         throw new UsageError(`Unknown admin command "${command}"`, ADMIN_HELP);
     }

@@ -8,6 +8,7 @@ import type { Clock } from './lib/clock.js';
 import { createLogger } from './lib/logger.js';
 import { loadSecretBox, type SecretBox } from './lib/secrets.js';
 import { selectExistingAiTemplateUuids } from './modules/ai-templates/ai-templates.repository.js';
+import { createAccountsService } from './modules/accounts/accounts.service.js';
 import { createAiTemplatesService } from './modules/ai-templates/ai-templates.service.js';
 import { createAttachmentFiles } from './modules/attachments/attachment-files.js';
 import { createAttachmentsService } from './modules/attachments/attachments.service.js';
@@ -218,11 +219,9 @@ export function createLinkedInReaders(deps: ServiceDeps, extra: ReaderFactories 
 }
 
 export function createServices(deps: ServiceDeps) {
-  const identity = createIdentityService({
-    db: deps.db,
-    onTeamCreated: [seedDefaultPipelineStages],
-    authCache: createAuthCache({ ttlMs: deps.config.authCacheTtlMs }),
-  });
+  const authCache = createAuthCache({ ttlMs: deps.config.authCacheTtlMs });
+  const identity = createIdentityService({ db: deps.db, onTeamCreated: [seedDefaultPipelineStages], authCache });
+  const accounts = createAccountsService({ db: deps.db, publicUrl: deps.config.publicUrl, authCache });
   const lists = createListsService({ db: deps.db });
   const companies = createCompaniesService({ db: deps.db, config: deps.config });
   const tags = createTagsService({ db: deps.db });
@@ -267,6 +266,7 @@ export function createServices(deps: ServiceDeps) {
   const enrichment = createEnrichmentService({ db: deps.db, clock: deps.clock });
   return {
     identity,
+    accounts,
     lists,
     companies,
     tags,
