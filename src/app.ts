@@ -1,8 +1,8 @@
 // buildApp: the HTTP application as a plugin tree - infrastructure first (errors, docs, query parsing,
 // auth, rate limit, operations), then one route plugin per API area. No listening here.
 import { randomUUID } from 'node:crypto';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import cookie from '@fastify/cookie';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -19,6 +19,7 @@ import { registerRateLimit } from './http/rate-limit.js';
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerRouting } from './http/routing.js';
 import { registerSchemaRules } from './http/schema-rules.js';
 import { validatorCompiler } from './http/validation.js';
+import { registerWebApp } from './http/web-app.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { aiTemplatesRoutes } from './modules/ai-templates/ai-templates.routes.js';
 import { attachmentsRoutes } from './modules/attachments/attachments.routes.js';
@@ -53,6 +54,8 @@ export type AppDeps = {
   services: Services;
   logger: Logger;
   metrics?: Registry;
+  /** The built web application (default: dist/web of this checkout). */
+  webDir?: string;
 };
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -139,5 +142,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(linkedInMessagesRoutes, { linkedinMessages: services.linkedinMessages });
   await app.register(dataSourcesRoutes, { dataSources: services.dataSources });
   await app.register(enrichmentRoutes, { enrichment: services.enrichment });
+  await registerWebApp(app, { dir: deps.webDir });
   return app;
 }

@@ -162,7 +162,7 @@ function announceOwner(
       : `    API key: ${created.api_key}`,
     '  The key is shown only this once. More keys: leadflow admin create-api-key --email <e-mail>',
     '',
-    '  Web application: open this one-time link to set the owner\'s password (valid 7 days):',
+    "  Web application: open this one-time link to set the owner's password (valid 7 days):",
     `    ${created.password_url}`,
     '  A new link at any time: leadflow admin reset-password --email <e-mail>',
     '',

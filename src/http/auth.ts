@@ -83,7 +83,10 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
       if (session) {
         // A session is the browser's: a state-changing call must also carry the session's CSRF token,
         // which only our own pages can read (GET /id/api/sessions/current answers it).
-        if (!SAFE_METHODS.has(request.method) && !sameSecret(request.headers[CSRF_HEADER], session.csrfToken)) {
+        if (
+          !SAFE_METHODS.has(request.method) &&
+          !sameSecret(request.headers[CSRF_HEADER], session.csrfToken)
+        ) {
           throw new AppError('access_denied', `Send the session's CSRF token in the ${CSRF_HEADER} header.`);
         }
         request.auth = { apiKeyId: null, userId: session.userId, teamId: pickTeam(request, session) };

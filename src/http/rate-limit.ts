@@ -22,7 +22,9 @@ export async function registerRateLimit(app: FastifyInstance, options: RateLimit
     hook: 'onRequest',
     allowList: (request) => !request.auth,
     keyGenerator: (request) =>
-      request.auth?.apiKeyId != null ? `key:${request.auth.apiKeyId}` : `user:${request.auth?.userId ?? request.ip}`,
+      request.auth?.apiKeyId != null
+        ? `key:${request.auth.apiKeyId}`
+        : `user:${request.auth?.userId ?? request.ip}`,
     enableDraftSpec: true,
     // A Redis outage must not take the API down with it.
     skipOnError: true,

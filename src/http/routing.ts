@@ -82,7 +82,9 @@ export function registerRouting(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const allowed = [...new Set(patterns.filter((p) => p.regex.test(path)).map((p) => p.method))].sort();
-    if (allowed.length > 0) {
+    // A route of this method that passed the request on (a missing static file, an API path under a page
+    // of the web app) is a plain 404.
+    if (allowed.length > 0 && !allowed.includes(request.method)) {
       reply.header('allow', allowed.join(', '));
       const usable = allowed.filter((method) => method !== 'HEAD');
       return sendError(

@@ -22,7 +22,13 @@ export async function upsertPassword(db: Executor, userId: number, hash: string)
 
 export async function insertSession(
   db: Executor,
-  session: { tokenHash: string; userId: number; csrfToken: string; userAgent: string | null; expiresAt: Date },
+  session: {
+    tokenHash: string;
+    userId: number;
+    csrfToken: string;
+    userAgent: string | null;
+    expiresAt: Date;
+  },
 ) {
   return db
     .insertInto('user_sessions')
@@ -81,7 +87,12 @@ export async function insertPasswordToken(
 ): Promise<void> {
   await db
     .insertInto('password_tokens')
-    .values({ token_hash: token.tokenHash, user_id: token.userId, expires_at: token.expiresAt, used_at: null })
+    .values({
+      token_hash: token.tokenHash,
+      user_id: token.userId,
+      expires_at: token.expiresAt,
+      used_at: null,
+    })
     .execute();
 }
 
@@ -190,7 +201,13 @@ export async function insertInvite(
       expires_at: invite.expiresAt,
       accepted_at: null,
     })
-    .returning((eb) => ['uuid', 'email', eb.ref('role').$castTo<TeamRole>().as('role'), 'created_at', 'expires_at'])
+    .returning((eb) => [
+      'uuid',
+      'email',
+      eb.ref('role').$castTo<TeamRole>().as('role'),
+      'created_at',
+      'expires_at',
+    ])
     .executeTakeFirstOrThrow();
 }
 
@@ -199,7 +216,13 @@ export async function selectPendingInvites(db: Executor, teamId: number) {
     .selectFrom('team_invites')
     .where('team_id', '=', teamId)
     .where('accepted_at', 'is', null)
-    .select((eb) => ['uuid', 'email', eb.ref('role').$castTo<TeamRole>().as('role'), 'created_at', 'expires_at'])
+    .select((eb) => [
+      'uuid',
+      'email',
+      eb.ref('role').$castTo<TeamRole>().as('role'),
+      'created_at',
+      'expires_at',
+    ])
     .orderBy('created_at', 'desc')
     .execute();
 }
@@ -221,7 +244,13 @@ export async function selectOpenInvite(db: Executor, tokenHash: string) {
     .where('i.token_hash', '=', tokenHash)
     .where('i.accepted_at', 'is', null)
     .where('i.expires_at', '>', new Date())
-    .select((eb) => ['i.team_id', 'i.uuid', 'i.email', eb.ref('i.role').$castTo<TeamRole>().as('role'), 't.name as team_name'])
+    .select((eb) => [
+      'i.team_id',
+      'i.uuid',
+      'i.email',
+      eb.ref('i.role').$castTo<TeamRole>().as('role'),
+      't.name as team_name',
+    ])
     .executeTakeFirst();
 }
 
@@ -245,7 +274,9 @@ export async function updateTeamSettings(
     .set((eb) => ({
       ...(changes.name !== undefined ? { name: changes.name } : {}),
       ...(changes.timezone !== undefined
-        ? { config: sql<string>`${eb.ref('config')} || jsonb_build_object('timezone', ${changes.timezone}::text)` }
+        ? {
+            config: sql<string>`${eb.ref('config')} || jsonb_build_object('timezone', ${changes.timezone}::text)`,
+          }
         : {}),
       updated_at: new Date(),
     }))
@@ -253,7 +284,12 @@ export async function updateTeamSettings(
     .execute();
 }
 
-export async function setUserName(db: Executor, userId: number, firstName: string | null, lastName: string | null) {
+export async function setUserName(
+  db: Executor,
+  userId: number,
+  firstName: string | null,
+  lastName: string | null,
+) {
   await db
     .updateTable('users')
     .set({ first_name: firstName, last_name: lastName, updated_at: new Date() })

@@ -83,7 +83,11 @@ describe('sign-in and sessions', () => {
   });
 
   it('reads with the cookie alone and writes only with the CSRF token', async () => {
-    const read = await ctx.request(null, { method: 'GET', url: '/leads/api/lists', headers: as(browser, false) });
+    const read = await ctx.request(null, {
+      method: 'GET',
+      url: '/leads/api/lists',
+      headers: as(browser, false),
+    });
     expect(read.statusCode).toBe(200);
     const payload = { name: 'From the browser' };
     const noToken = await ctx.request(null, {
@@ -101,7 +105,12 @@ describe('sign-in and sessions', () => {
       headers: { ...as(browser), 'x-csrf-token': `${browser.csrf.slice(0, -2)}xx` },
     });
     expect(badToken.statusCode).toBe(403);
-    const ok = await ctx.request(null, { method: 'POST', url: '/leads/api/lists', payload, headers: as(browser) });
+    const ok = await ctx.request(null, {
+      method: 'POST',
+      url: '/leads/api/lists',
+      payload,
+      headers: as(browser),
+    });
     expect(ok.statusCode).toBe(201);
     // An API key wins over a stray cookie and needs no CSRF token.
     const keyed = await ctx.request(owner, {
@@ -115,10 +124,21 @@ describe('sign-in and sessions', () => {
 
   it('signs out one session, then every session', async () => {
     const second = await signIn(owner.email);
-    const other: Browser = { cookie: `lf_session=${second.cookies[0]?.value}`, csrf: second.json().csrf_token };
-    const out = await ctx.request(null, { method: 'DELETE', url: '/id/api/sessions/current', headers: as(other) });
+    const other: Browser = {
+      cookie: `lf_session=${second.cookies[0]?.value}`,
+      csrf: second.json().csrf_token,
+    };
+    const out = await ctx.request(null, {
+      method: 'DELETE',
+      url: '/id/api/sessions/current',
+      headers: as(other),
+    });
     expect(out.statusCode).toBe(204);
-    const after = await ctx.request(null, { method: 'GET', url: '/leads/api/lists', headers: as(other, false) });
+    const after = await ctx.request(null, {
+      method: 'GET',
+      url: '/leads/api/lists',
+      headers: as(other, false),
+    });
     expect(after.statusCode).toBe(401);
 
     const third = await signIn(owner.email);
@@ -172,8 +192,17 @@ describe('members, invites and roles', () => {
     expect(listed.json().data).toHaveLength(1);
     expect(JSON.stringify(listed.json())).not.toContain(token);
 
-    const info = await ctx.request(null, { method: 'POST', url: '/id/api/invites/lookup', payload: { token } });
-    expect(info.json()).toEqual({ team_name: 'Owner team', email: 'rep@example.test', role: 'member', has_account: false });
+    const info = await ctx.request(null, {
+      method: 'POST',
+      url: '/id/api/invites/lookup',
+      payload: { token },
+    });
+    expect(info.json()).toEqual({
+      team_name: 'Owner team',
+      email: 'rep@example.test',
+      role: 'member',
+      has_account: false,
+    });
     const accepted = await ctx.request(null, {
       method: 'POST',
       url: '/id/api/invites/accept',
@@ -183,7 +212,11 @@ describe('members, invites and roles', () => {
     expect(accepted.json().teams).toEqual([{ id: owner.teamId, name: 'Owner team', role: 'member' }]);
     memberId = accepted.json().user.id;
     memberBrowser = { cookie: `lf_session=${accepted.cookies[0]?.value}`, csrf: accepted.json().csrf_token };
-    const reused = await ctx.request(null, { method: 'POST', url: '/id/api/invites/lookup', payload: { token } });
+    const reused = await ctx.request(null, {
+      method: 'POST',
+      url: '/id/api/invites/lookup',
+      payload: { token },
+    });
     expect(reused.statusCode).toBe(404);
 
     const members = await ctx.request(null, {

@@ -164,7 +164,8 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<Options> = async (app, op
         tags,
         operationId: 'redeemPasswordLink',
         summary: 'Set a password with a one-time link (first start or `leadflow admin reset-password`)',
-        description: 'Signs in (sets the session cookie). The link works once; other sessions of the user end.',
+        description:
+          'Signs in (sets the session cookie). The link works once; other sessions of the user end.',
         security: [],
         body: RedeemPasswordLinkBody,
         response: { 201: Session, 404: errorResponse(404, 'the link was used, replaced or has expired') },

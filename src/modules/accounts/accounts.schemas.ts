@@ -22,7 +22,9 @@ export const Session = Type.Object({
   csrf_token: Type.String({
     description: 'Send it as the X-CSRF-Token header on every POST, PUT, PATCH and DELETE of this session',
   }),
-  teams: Type.Array(TeamMembership, { description: 'Your teams in the order you joined them (first: default)' }),
+  teams: Type.Array(TeamMembership, {
+    description: 'Your teams in the order you joined them (first: default)',
+  }),
 });
 
 export const SignInBody = Type.Object(
@@ -116,4 +118,8 @@ export const AcceptInviteBody = Type.Object(
   },
   { additionalProperties: false },
 );
-withExample(AcceptInviteBody, { token: 'kq3...', password: 'correct horse battery staple', first_name: 'Ada' });
+withExample(AcceptInviteBody, {
+  token: 'kq3...',
+  password: 'correct horse battery staple',
+  first_name: 'Ada',
+});

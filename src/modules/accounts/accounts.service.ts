@@ -11,7 +11,13 @@ import type { AuthCache } from '../identity/auth-cache.js';
 import * as identityRepo from '../identity/identity.repository.js';
 import { TEAM_ROLES, type TeamRole, toUser } from '../identity/identity.service.js';
 import * as repo from './accounts.repository.js';
-import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, verifyDecoy, verifyPassword } from './passwords.js';
+import {
+  hashPassword,
+  MAX_PASSWORD_LENGTH,
+  MIN_PASSWORD_LENGTH,
+  verifyDecoy,
+  verifyPassword,
+} from './passwords.js';
 
 export const SESSION_DAYS = 30;
 const DAY_MS = 86_400_000;
@@ -138,8 +144,10 @@ export function createAccountsService(deps: { db: Database; publicUrl: string; a
     async changePassword(userId: number, input: { current: string; next: string; keepToken?: string }) {
       checkPassword(input.next, 'new_password');
       const hash = await repo.selectPasswordHash(db, userId);
-      if (!hash || !(await verifyPassword(input.current, hash)))
-        throw invalidField('current_password', 'current_password is not your password.');
+      if (!hash || !(await verifyPassword(input.current, hash))) {
+        const message = 'current_password is not your password.';
+        throw new AppError('access_denied', message, { current_password: [message] });
+      }
       await repo.upsertPassword(db, userId, await hashPassword(input.next));
       await repo.deleteSessionsOfUser(db, userId, input.keepToken ? hashSecret(input.keepToken) : undefined);
     },
@@ -204,7 +212,12 @@ export function createAccountsService(deps: { db: Database; publicUrl: string; a
       const invite = await requireOpenInvite(token);
       const user = await identityRepo.selectUserByEmail(db, invite.email);
       const hasPassword = user ? (await repo.selectPasswordHash(db, user.id)) !== undefined : false;
-      return { team_name: invite.team_name, email: invite.email, role: invite.role, has_account: hasPassword };
+      return {
+        team_name: invite.team_name,
+        email: invite.email,
+        role: invite.role,
+        has_account: hasPassword,
+      };
     },
 
     /**
@@ -230,9 +243,7 @@ export function createAccountsService(deps: { db: Database; publicUrl: string; a
       const newHash = existingHash ? undefined : await hashPassword(input.password);
       const userId = await db.transaction().execute(async (trx) => {
         if (!(await repo.markInviteAccepted(trx, hashSecret(input.token)))) throw notFound('Invite');
-        const user =
-          existing ??
-          (await identityRepo.insertUser(trx, { uuid: newId(), email: invite.email }));
+        const user = existing ?? (await identityRepo.insertUser(trx, { uuid: newId(), email: invite.email }));
         if (!existing && (input.firstName || input.lastName))
           await repo.setUserName(trx, user.id, input.firstName ?? null, input.lastName ?? null);
         if (newHash) await repo.upsertPassword(trx, user.id, newHash);
