@@ -3,6 +3,7 @@
 // before authentication, so a wrong method never reads as 401/403), and the errors Fastify and Node raise
 // outside the route lifecycle (an over-long path parameter, a malformed URL, an oversized request head).
 import { randomUUID } from 'node:crypto';
+import { maxHeaderSize } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { AppError } from '../lib/errors.js';
@@ -44,22 +45,52 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
 }
 
 /**
+ * What an oversized head was made of, from the bytes Node read: the request line or the headers. Node
+ * hands over the chunk it was parsing, so a head that arrived in several chunks may not show its request
+ * line: the answer then names neither.
+ */
+function headerOverflowError(received: Buffer | undefined): AppError {
+  const limit = `the request line and headers may be ${Math.round(maxHeaderSize / 1024)} KB together`;
+  const start = received?.subarray(0, 64).toString('latin1') ?? '';
+  if (!received || !/^[A-Z]+ \S/.test(start)) {
+    return new AppError('headers_too_large', `The request head is too large: ${limit}.`);
+  }
+  const lineEnd = received.indexOf('\r\n');
+  // No line end within the bytes read, or a line taking half the limit: the URL is what is long.
+  if (lineEnd < 0 || lineEnd > maxHeaderSize / 2) {
+    return new AppError(
+      'headers_too_large',
+      `The URL is too long: ${limit}; a URL that long is never needed (send a filter in a POST body).`,
+    );
+  }
+  return new AppError(
+    'headers_too_large',
+    `The request headers are too large: ${limit}, and the request line is only ${lineEnd} bytes, so a ` +
+      'header (a cookie, a token) is oversized.',
+  );
+}
+
+/**
  * Node's `clientError`: the request could not be parsed (head too large, timeout, bad framing), so there
- * is no request object; answer in our envelope on the raw socket, with a request id for the log.
+ * is no request object; answer in our envelope on the raw socket, with a request id for the log. The log
+ * line holds the error code and sizes only: the error's `rawPacket` is the request head itself, bearer
+ * token included, and the logger's redaction does not see into it.
  */
 export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket) {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const id = randomUUID();
+  const received = (error as { rawPacket?: unknown }).rawPacket;
+  const packet = Buffer.isBuffer(received) ? received : undefined;
   const appError =
     error.code === 'HPE_HEADER_OVERFLOW'
-      ? new AppError(
-          'headers_too_large',
-          'The request line and headers are too large (at most 16 KB); a URL that long is never needed.',
-        )
+      ? headerOverflowError(packet)
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? new AppError('request_timeout', 'The request did not arrive in time.')
         : new AppError('bad_request', 'The request could not be parsed as HTTP.');
-  this.log.info({ err: error, reqId: id, status: appError.status }, appError.message);
+  this.log.info(
+    { code: error.code, reqId: id, status: appError.status, bytesReceived: packet?.length },
+    appError.message,
+  );
   if (socket.writable) {
     const body = JSON.stringify(errorBody(appError));
     socket.write(
@@ -67,7 +98,7 @@ export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoExc
         `Content-Length: ${Buffer.byteLength(body)}\r\nx-request-id: ${id}\r\nConnection: close\r\n\r\n${body}`,
     );
   }
-  socket.destroy(error);
+  socket.destroy();
 }
 
 /** Remembers every route's method and path, and answers 405 (with Allow) or 404 for what matches none. */
