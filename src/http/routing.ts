@@ -8,24 +8,10 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { AppError } from '../lib/errors.js';
 import { errorBody, sendError } from './error-handler.js';
+import { createRouteTable, methodNotAllowedMessage } from './route-table.js';
 
 /** Longest path parameter the router accepts (Fastify's default); longer ones answer 414. */
 export const MAX_PARAM_LENGTH = 100;
-
-type Pattern = { method: string; regex: RegExp };
-
-function compile(url: string): RegExp {
-  const source = url
-    .replace(/\/+$/, '')
-    .split('/')
-    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment === '*' ? '.*' : escapeRegex(segment)))
-    .join('/');
-  return new RegExp(`^${source}/?$`);
-}
-
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /** Fastify's `frameworkErrors`: router failures get our envelope, the request id and a log line. */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
@@ -101,30 +87,46 @@ export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoExc
   socket.destroy();
 }
 
-/** Remembers every route's method and path, and answers 405 (with Allow) or 404 for what matches none. */
+/**
+ * Remembers every route's method and path, and answers 405 (with Allow) or 404 for what matches none -
+ * including a request the router gave to a parameter route although its segment is a literal another
+ * route owns (GET /leads/api/leads/search is the search path with the wrong method, not a contact id).
+ */
 export function registerRouting(app: FastifyInstance): void {
-  const patterns: Pattern[] = [];
+  const table = createRouteTable();
   app.addHook('onRoute', (route: RouteOptions) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const regex = compile(route.url);
-    for (const method of methods) patterns.push({ method: method.toUpperCase(), regex });
+    const summary = (route.schema as { summary?: string } | undefined)?.summary;
+    for (const method of methods) table.add({ method: method.toUpperCase(), url: route.url, summary });
   });
 
-  app.setNotFoundHandler((request, reply) => {
+  const answerUnrouted = (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0] ?? '/';
-    const allowed = [...new Set(patterns.filter((p) => p.regex.test(path)).map((p) => p.method))].sort();
-    if (allowed.length > 0) {
-      reply.header('allow', allowed.join(', '));
-      const usable = allowed.filter((method) => method !== 'HEAD');
-      return sendError(
-        reply,
-        new AppError(
-          'method_not_allowed',
-          `${request.method} is not allowed on ${path}; use ${usable.join(' or ')}.`,
-          { method: [`must be one of ${usable.join(', ')}`] },
-        ),
-      );
+    const routes = table.routesAt(path);
+    if (routes.length === 0) {
+      return sendError(reply, new AppError('not_found', `No route ${request.method} ${path}`));
     }
-    return sendError(reply, new AppError('not_found', `No route ${request.method} ${path}`));
+    const allowed = [...new Set(routes.map((route) => route.method))].sort();
+    const usable = allowed.filter((method) => method !== 'HEAD');
+    reply.header('allow', allowed.join(', '));
+    return sendError(
+      reply,
+      new AppError('method_not_allowed', methodNotAllowedMessage(table, request.method, path, routes), {
+        method: [`must be one of ${usable.join(', ')}`],
+      }),
+    );
+  };
+
+  // Before anything reads the request (authentication, the body parser: an unrouted QUERY with a body
+  // must not be a 400 about its Content-Type).
+  app.addHook('onRequest', (request, reply, done) => {
+    const url = request.routeOptions.url;
+    const path = request.url.split('?')[0] ?? '/';
+    if (request.is404 || (url?.includes(':') && table.shadowsParameter(url, path))) {
+      reply.header('x-request-id', request.id);
+      return answerUnrouted(request, reply);
+    }
+    done();
   });
+  app.setNotFoundHandler(answerUnrouted);
 }
