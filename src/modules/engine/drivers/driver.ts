@@ -25,6 +25,14 @@ export function isActionType(type: string): type is ActionType {
   return (LINKEDIN_ACTIONS as readonly string[]).includes(type) || type === 'email_send_message';
 }
 
+/** Actions that are their text: a driver is never called for one of them without a text to send. */
+export const TEXT_ACTIONS: ReadonlySet<string> = new Set<ActionType>([
+  'linkedin_send_message',
+  'linkedin_send_inmail',
+  'linkedin_comment_latest_post',
+  'email_send_message',
+]);
+
 export function channelOf(type: ActionType): Channel {
   return type === 'email_send_message' ? 'email' : 'linkedin';
 }

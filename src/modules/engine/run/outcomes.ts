@@ -105,6 +105,30 @@ async function closeTasks(
   return new Set(result.rows.map((r) => r.uuid));
 }
 
+/**
+ * Fails tasks that must never reach a channel (an action without the text it is: a task planned before
+ * texts were checked), with the reason; their enrollments wake and end failed.
+ */
+export async function failUnsendable(
+  db: Executor,
+  teamId: number,
+  tasks: Array<{ uuid: string; reason: string }>,
+  now: Date,
+): Promise<void> {
+  await closeTasks(
+    db,
+    teamId,
+    tasks.map(({ uuid, reason }) => ({
+      uuid,
+      status: 'failed',
+      remote_ref: null,
+      error_msg: reason,
+      code: 'template_error',
+    })),
+    now,
+  );
+}
+
 function sentObjects(
   task: TaskRow,
   request: ActionRequest,
