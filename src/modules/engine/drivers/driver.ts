@@ -90,6 +90,12 @@ export type FailureReason =
   | 'checkpoint'
   | 'no_channel'
   | 'transient'
+  /**
+   * The action passed its irreversible step (the click on Send, the SMTP DATA) but the channel could not
+   * confirm it went out (a timeout, no confirmation on the page). Never retried: the engine asks
+   * `checkOutcome` once nobody can still be acting on it, and only a sure `not_done` allows another try.
+   */
+  | 'unconfirmed'
   /** E-mail: every mailbox of the sender is at its daily limit or inside its send interval. */
   | 'mailbox_limit'
   /** E-mail: the contact has no address to send to. */

@@ -589,7 +589,7 @@ export async function dispatchSender(deps: DispatchDeps, state: StateRow, now: D
       await parkSenderActions(db, state.team_id, sender.uuid, state.channel, 'seat_login_issue');
     }
     state.paused_until = paused;
-    if (outcomes.length < batch.length || outcomes.includes('unknown')) {
+    if (outcomes.length < batch.length || outcomes.includes('unknown') || effect.awaitingCheck) {
       // Some intent has no outcome: the reconciler takes it once nobody can still be acting on it.
       await release(db, state, {
         nextDispatchAt: new Date(now.getTime() + deps.config.reconcileAfterMs),
