@@ -1,7 +1,7 @@
 // SQL of sign-in: passwords, sessions, one-time password tokens, invites and team members.
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
-import type { TeamRole } from '../identity/identity.service.js';
+import type { TeamRole } from '../identity/roles.js';
 
 export async function selectPasswordHash(db: Executor, userId: number): Promise<string | undefined> {
   const row = await db

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { DateTime, EmailText, Id, TimeZone, Uuid, withExample } from '../../http/schemas.js';
 import { User } from '../identity/identity.schemas.js';
-import { TEAM_ROLES } from '../identity/identity.service.js';
+import { TEAM_ROLES } from '../identity/roles.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './passwords.js';
 
 const Role = Type.Union([Type.Literal('owner'), Type.Literal('member')], {

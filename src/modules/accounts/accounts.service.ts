@@ -9,7 +9,8 @@ import { newId } from '../../lib/ids.js';
 import { isValidTimeZone } from '../../lib/schedule.js';
 import type { AuthCache } from '../identity/auth-cache.js';
 import * as identityRepo from '../identity/identity.repository.js';
-import { TEAM_ROLES, type TeamRole, toUser } from '../identity/identity.service.js';
+import { toUser } from '../identity/identity.service.js';
+import { TEAM_ROLES, type TeamRole } from '../identity/roles.js';
 import * as repo from './accounts.repository.js';
 import {
   hashPassword,
