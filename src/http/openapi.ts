@@ -149,7 +149,7 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
             in: 'cookie',
             name: 'lf_session',
             description:
-              'The web application\'s session (POST /id/api/sessions); writes also need its X-CSRF-Token header',
+              "The web application's session (POST /id/api/sessions); writes also need its X-CSRF-Token header",
           },
         },
       },
