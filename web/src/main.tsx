@@ -2,6 +2,7 @@ import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import './app.css';
 import {
+  Badge,
   createTheme,
   Drawer,
   localStorageColorSchemeManager,
@@ -29,6 +30,11 @@ const theme = createTheme({
     }),
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } }),
     Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close panel' } } }),
+    // Badge colours tint the background; the text keeps the body colour, so it reads in every colour (AA).
+    Badge: Badge.extend({
+      defaultProps: { variant: 'light' },
+      styles: { label: { color: 'var(--mantine-color-text)' } },
+    }),
   },
 });
 const colorSchemeManager = localStorageColorSchemeManager({ key: 'leadflow.color-scheme' });

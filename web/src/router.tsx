@@ -74,6 +74,19 @@ const indexRoute = createRoute({
   },
 });
 
+const settingsRoute = page('/settings', () => import('./pages/settings/SettingsLayout'), 'SettingsLayout');
+function settingsPage<P extends string>(
+  path: P,
+  component: Parameters<typeof lazyRouteComponent>[0],
+  name: string,
+) {
+  return createRoute({
+    getParentRoute: () => settingsRoute,
+    path,
+    component: lazyRouteComponent(component, name as never),
+  });
+}
+
 const routeTree = rootRoute.addChildren([
   signInRoute,
   welcomeRoute,
@@ -81,6 +94,20 @@ const routeTree = rootRoute.addChildren([
   appRoute.addChildren([
     indexRoute,
     page('/contacts', () => import('./pages/contacts/ContactsPage'), 'ContactsPage'),
+    page('/imports', () => import('./pages/imports/ImportPage'), 'ImportPage'),
+    settingsRoute.addChildren([
+      createRoute({
+        getParentRoute: () => settingsRoute,
+        path: '/',
+        beforeLoad: () => {
+          throw redirect({ to: '/settings/team' });
+        },
+      }),
+      settingsPage('/team', () => import('./pages/settings/TeamPage'), 'TeamPage'),
+      settingsPage('/members', () => import('./pages/settings/MembersPage'), 'MembersPage'),
+      settingsPage('/api-keys', () => import('./pages/settings/ApiKeysPage'), 'ApiKeysPage'),
+      settingsPage('/webhooks', () => import('./pages/settings/WebhooksPage'), 'WebhooksPage'),
+    ]),
   ]),
 ]);
 

@@ -1246,6 +1246,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/leads/api/file-imports/targets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The fields a CSV column can be mapped to
+         * @description Besides these, `custom_fields.<name>` maps to a custom field of the team (GET /leads/api/custom-fields) and null skips the column.
+         */
+        get: operations["listImportTargets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/leads/api/file-imports": {
         parameters: {
             query?: never;
@@ -35119,6 +35139,172 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error415"];
+                };
+            };
+            /** @description validation_error: error.data maps each failing field to its messages */
+            422: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+            /** @description rate_limited: too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description internal_error: quote the x-request-id when reporting it */
+            500: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description service_unavailable: the query took too long or the database is unreachable; retry or narrow it */
+            503: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    listImportTargets: {
+        parameters: {
+            query: {
+                /** @description Record type the mapping is for */
+                type: "leads" | "companies";
+            };
+            header?: {
+                /** @description Team to act in: the id of one of your teams, a positive integer (at most 9223372036854775807; 400 otherwise, 403 if you are not a member). Absent or empty: your default team, the first you joined. */
+                "Team-ID"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The value of a mapping entry’s target (case does not matter) */
+                            name: string;
+                            /** @description The field it fills (aliases such as job_title fill position) */
+                            field: string;
+                            /** @description How cells are read: text, integer, number, flag, list, enum, tags */
+                            kind: string;
+                            /** @description Accepted values of an enum */
+                            values?: string[];
+                        }[];
+                    };
+                };
+            };
+            /** @description bad_request: malformed JSON, a bad Team-ID header or an unknown query parameter */
+            400: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description auth_exception: missing or invalid API key */
+            401: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description access_denied: not a member of the team named in Team-ID */
+            403: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description validation_error: error.data maps each failing field to its messages */

@@ -148,3 +148,27 @@ describe('an import that cannot run', () => {
     expect(done.finished_at).toBeTruthy();
   });
 });
+
+describe('GET /leads/api/file-imports/targets', () => {
+  it('lists the targets a mapping accepts, aliases with the field they fill', async () => {
+    const res = await ctx.request(alice, {
+      method: 'GET',
+      url: '/leads/api/file-imports/targets?type=leads',
+    });
+    expect(res.statusCode).toBe(200);
+    const byName = new Map(res.json().data.map((t: { name: string }) => [t.name, t]));
+    expect(byName.get('email')).toMatchObject({ field: 'email', kind: 'text' });
+    expect(byName.get('job_title')).toMatchObject({ field: 'position' });
+    expect(byName.get('email_status')).toHaveProperty('values');
+    const companies = await ctx.request(alice, {
+      method: 'GET',
+      url: '/leads/api/file-imports/targets?type=companies',
+    });
+    expect(companies.json().data.map((t: { name: string }) => t.name)).toContain('website');
+    const bad = await ctx.request(alice, {
+      method: 'GET',
+      url: '/leads/api/file-imports/targets?type=tasks',
+    });
+    expect(bad.statusCode).toBe(422);
+  });
+});

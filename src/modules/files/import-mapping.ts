@@ -99,6 +99,17 @@ export type MappingInput = {
 };
 
 const NOUN: Record<ImportKind, string> = { leads: 'contact', companies: 'company' };
+
+/** Every mapping target of a record type with the field it fills (aliases name their field). */
+export function importTargets(kind: ImportKind) {
+  const targets = kind === 'leads' ? LEAD_TARGETS : COMPANY_TARGETS;
+  return Object.entries(targets).map(([name, target]) => ({
+    name,
+    field: target.field,
+    kind: target.kind,
+    ...(target.values ? { values: [...target.values] } : {}),
+  }));
+}
 const CUSTOM_PREFIX = 'custom_fields.';
 
 function acceptedTargets(kind: ImportKind): string {

@@ -5,6 +5,7 @@ import { errorRef, errorResponse } from '../../http/openapi.js';
 import { UuidParams } from '../../http/schemas.js';
 import { AppError } from '../../lib/errors.js';
 import type { FilesService } from './files.service.js';
+import { importTargets } from './import-mapping.js';
 import { importFilterFields } from './imports.repository.js';
 import {
   FileImport,
@@ -12,6 +13,8 @@ import {
   FileImportsQuery,
   ImportCompaniesBody,
   ImportLeadsBody,
+  ImportTargets,
+  ImportTargetsQuery,
 } from './imports.schemas.js';
 import { tooLarge, type UploadPart } from './uploads.js';
 
@@ -92,6 +95,23 @@ export const fileImportsRoutes: FastifyPluginAsyncTypebox<{ files: FilesService 
       const { teamId, userId } = authOf(request);
       return files.imports.upload({ teamId, userId }, request.parts() as AsyncIterable<UploadPart>);
     },
+  );
+
+  app.get(
+    '/leads/api/file-imports/targets',
+    {
+      schema: {
+        tags,
+        operationId: 'listImportTargets',
+        summary: 'The fields a CSV column can be mapped to',
+        description:
+          'Besides these, `custom_fields.<name>` maps to a custom field of the team (GET /leads/api/custom-fields) ' +
+          'and null skips the column.',
+        querystring: ImportTargetsQuery,
+        response: { 200: ImportTargets },
+      },
+    },
+    async (request) => ({ data: importTargets(request.query.type) }),
   );
 
   app.get(

@@ -193,3 +193,19 @@ withExample(ImportCompaniesBody, {
   column_mapping: { Company: 'name', Website: 'website' },
   list_uuids: ['0190f000-0000-7000-8000-000000000001'],
 });
+
+export const ImportTargetsQuery = Type.Object({
+  type: Type.Union([Type.Literal('leads'), Type.Literal('companies')], {
+    description: 'Record type the mapping is for',
+  }),
+});
+export const ImportTargets = Type.Object({
+  data: Type.Array(
+    Type.Object({
+      name: Type.String({ description: 'The value of a mapping entry\u2019s target (case does not matter)' }),
+      field: Type.String({ description: 'The field it fills (aliases such as job_title fill position)' }),
+      kind: Type.String({ description: 'How cells are read: text, integer, number, flag, list, enum, tags' }),
+      values: Type.Optional(Type.Array(Type.String(), { description: 'Accepted values of an enum' })),
+    }),
+  ),
+});

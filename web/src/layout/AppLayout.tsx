@@ -19,7 +19,11 @@ import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-route
 import { api, call, messageOf } from '../api';
 import { rememberTeam, useSession } from '../session';
 
-const NAV: { to: string; label: string }[] = [{ to: '/contacts', label: 'Contacts' }];
+const NAV: { to: string; label: string }[] = [
+  { to: '/contacts', label: 'Contacts' },
+  { to: '/imports', label: 'Import CSV' },
+  { to: '/settings', label: 'Settings' },
+];
 
 export function AppLayout() {
   const [opened, { toggle, close }] = useDisclosure();
