@@ -48508,6 +48508,12 @@ export interface operations {
                             task_counts: {
                                 [key: string]: number;
                             };
+                            /** @description Per channel (linkedin_connection_request, linkedin_message, linkedin_inmail, email): sent and what followed (accepted, opened, clicked, replied, blocked, bounced), over all time. Acceptance rate = linkedin_connection_request.accepted / .sent; reply rate = replied / sent summed over the message channels */
+                            conversions: {
+                                [key: string]: {
+                                    [key: string]: number;
+                                };
+                            };
                         };
                     };
                 };
