@@ -54,9 +54,9 @@ describe.skipIf(webTestsUnavailable)('web application: flows and the builder', {
     await page.getByRole('alert').filter({ hasText: 'The flow was not saved' }).waitFor();
     const messageStep = page.getByRole('button', { name: /^Step 5: LinkedIn message \(has problems\)/ });
     await messageStep.waitFor();
-    await expect.poll(() => page.getByRole('list', { name: 'Problems of step 5' }).textContent()).toMatch(
-      /template/i,
-    );
+    await expect
+      .poll(() => page.getByRole('list', { name: 'Problems of step 5' }).textContent())
+      .toMatch(/template/i);
     await expectAccessible(page, 'builder with a problem');
 
     await messageStep.click();
@@ -67,7 +67,11 @@ describe.skipIf(webTestsUnavailable)('web application: flows and the builder', {
     await page.getByRole('button', { name: 'Step 5: LinkedIn message', exact: true }).waitFor();
 
     const flow = await web.ctx.request(web.owner, { method: 'GET', url: `/flows/api/flows/${flowUuid}` });
-    const nodes = flow.json().nodes as Array<{ id: number; type: string; after: Array<{ node_id: number; branch_id: number }> }>;
+    const nodes = flow.json().nodes as Array<{
+      id: number;
+      type: string;
+      after: Array<{ node_id: number; branch_id: number }>;
+    }>;
     expect(nodes.map((n) => n.type).sort()).toEqual(
       [
         'end',
@@ -80,17 +84,23 @@ describe.skipIf(webTestsUnavailable)('web application: flows and the builder', {
     );
     const trigger = nodes.find((n) => n.type === 'trigger_linkedin_connection_request_accepted');
     expect(trigger?.after.map((e) => e.branch_id).sort()).toEqual([1, 2]);
-    expect(flow.json().contact_sources[0].after_id).toBe(nodes.find((n) => n.type === 'linkedin_send_connection_request')?.id);
+    expect(flow.json().contact_sources[0].after_id).toBe(
+      nodes.find((n) => n.type === 'linkedin_send_connection_request')?.id,
+    );
   });
 
   it('undoes and redoes, and keeps unsaved changes across a reload', async () => {
     await page.getByRole('button', { name: 'Step 6: Visit profile', exact: true }).click();
     await page.getByRole('button', { name: 'Delete step' }).click();
-    await page.getByRole('button', { name: 'Step 6: Visit profile', exact: true }).waitFor({ state: 'detached' });
+    await page
+      .getByRole('button', { name: 'Step 6: Visit profile', exact: true })
+      .waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Undo' }).click();
     await page.getByRole('button', { name: 'Step 6: Visit profile', exact: true }).waitFor();
     await page.getByRole('button', { name: 'Redo' }).click();
-    await page.getByRole('button', { name: 'Step 6: Visit profile', exact: true }).waitFor({ state: 'detached' });
+    await page
+      .getByRole('button', { name: 'Step 6: Visit profile', exact: true })
+      .waitFor({ state: 'detached' });
     await page.getByText('Unsaved changes').waitFor();
 
     // The browser asks before leaving a page with unsaved changes; the reload goes ahead.

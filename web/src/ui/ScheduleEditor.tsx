@@ -36,7 +36,11 @@ export function ScheduleEditor(props: {
   const { value } = props;
   const set = (change: Partial<WeekSchedule>) => props.onChange({ ...value, ...change });
   const setBlocks = (dow: number, blocks: TimeBlock[]) =>
-    set({ timeblocks: [...value.timeblocks.filter((b) => b.dow !== dow), ...blocks].sort((a, b) => a.dow - b.dow || a.min - b.min) });
+    set({
+      timeblocks: [...value.timeblocks.filter((b) => b.dow !== dow), ...blocks].sort(
+        (a, b) => a.dow - b.dow || a.min - b.min,
+      ),
+    });
 
   return (
     <Stack gap="sm">
@@ -80,6 +84,7 @@ export function ScheduleEditor(props: {
                       </Text>
                     )}
                     {blocks.map((block, index) => (
+                      // biome-ignore lint/suspicious/noArrayIndexKey: a day's blocks have no identity but their place
                       <Group key={`${block.min}-${index}`} gap={4} wrap="nowrap">
                         <TextInput
                           type="time"
@@ -90,7 +95,9 @@ export function ScheduleEditor(props: {
                           onChange={(e) =>
                             setBlocks(
                               dow,
-                              blocks.map((b, i) => (i === index ? { ...b, min: toMinutes(e.currentTarget.value, false) } : b)),
+                              blocks.map((b, i) =>
+                                i === index ? { ...b, min: toMinutes(e.currentTarget.value, false) } : b,
+                              ),
                             )
                           }
                         />
@@ -104,7 +111,9 @@ export function ScheduleEditor(props: {
                           onChange={(e) =>
                             setBlocks(
                               dow,
-                              blocks.map((b, i) => (i === index ? { ...b, max: toMinutes(e.currentTarget.value, true) } : b)),
+                              blocks.map((b, i) =>
+                                i === index ? { ...b, max: toMinutes(e.currentTarget.value, true) } : b,
+                              ),
                             )
                           }
                         />
@@ -113,7 +122,12 @@ export function ScheduleEditor(props: {
                           color="red"
                           aria-label={`Remove ${name} hours ${toTime(block.min)}-${toTime(block.max)}`}
                           disabled={props.disabled}
-                          onClick={() => setBlocks(dow, blocks.filter((_, i) => i !== index))}
+                          onClick={() =>
+                            setBlocks(
+                              dow,
+                              blocks.filter((_, i) => i !== index),
+                            )
+                          }
                         >
                           ×
                         </ActionIcon>

@@ -87,7 +87,9 @@ export function FlowActions({ flow }: { flow: Flow }) {
           </ActionIcon>
         </Menu.Target>
         <Menu.Dropdown>
-          <Menu.Item onClick={() => void navigate({ to: '/flows/$flowUuid', params: { flowUuid: flow.uuid } })}>
+          <Menu.Item
+            onClick={() => void navigate({ to: '/flows/$flowUuid', params: { flowUuid: flow.uuid } })}
+          >
             Open builder
           </Menu.Item>
           <Menu.Divider />

@@ -21,13 +21,18 @@ import { Link } from '@tanstack/react-router';
 import { useMemo, useState } from 'react';
 import { api, call } from '../../api';
 import { useStoredState } from '../../ui/useStoredState';
-import type { Flow, FlowMetrics, FlowStatus } from './flow-types';
 import { FlowActions } from './FlowActions';
+import type { Flow, FlowMetrics, FlowStatus } from './flow-types';
 import { NewFlowButton } from './NewFlowButton';
 import { acceptanceRate, percent, replyRate } from './rates';
 import { WorkspaceControls } from './WorkspaceControls';
 
-const STATUS_COLOR: Record<FlowStatus, string> = { on: 'green', off: 'gray', draft: 'blue', archived: 'dark' };
+const STATUS_COLOR: Record<FlowStatus, string> = {
+  on: 'green',
+  off: 'gray',
+  draft: 'blue',
+  archived: 'dark',
+};
 export const STATUS_LABEL: Record<FlowStatus, string> = {
   on: 'Running',
   off: 'Stopped',

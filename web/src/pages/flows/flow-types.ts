@@ -4,14 +4,10 @@ import type { paths } from '@leadflow/sdk';
 
 type Json<T> = T extends { content: { 'application/json': infer B } } ? B : never;
 
-export type Flow = Json<
-  paths['/flows/api/flows']['get']['responses']['200']
->['data'][number];
+export type Flow = Json<paths['/flows/api/flows']['get']['responses']['200']>['data'][number];
 export type FlowDetail = Json<paths['/flows/api/flows/{flowUuid}']['get']['responses']['200']>;
 export type FlowMetrics = Json<paths['/flows/api/flows/metrics']['post']['responses']['200']>[string];
-export type Workspace = Json<
-  paths['/flows/api/flow-workspaces']['get']['responses']['200']
->['data'][number];
+export type Workspace = Json<paths['/flows/api/flow-workspaces']['get']['responses']['200']>['data'][number];
 export type NodeTypeInfo = Json<
   paths['/flows/api/flow-versions/node-types']['get']['responses']['200']
 >[number];

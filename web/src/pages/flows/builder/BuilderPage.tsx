@@ -11,8 +11,8 @@ import { api, call } from '../../../api';
 import type { FlowDetail, NodeTypeInfo } from '../flow-types';
 import '../flows.css';
 import { FlowGraph, type Selection } from './FlowGraph';
-import { branchesOf, initialPayload } from './node-meta';
 import { type NodeCommand, NodePanel } from './NodePanel';
+import { branchesOf, initialPayload } from './node-meta';
 import { Palette } from './Palette';
 import { problemCount } from './problems';
 import { SettingsPanel } from './SettingsPanel';
@@ -114,7 +114,10 @@ function Builder({ flow, types }: { flow: FlowDetail; types: NodeTypeInfo[] }) {
       setPanel(null);
       return;
     }
-    draft.change((d) => ({ ...d, tree: cmd === 'delete' ? deleteNode(d.tree, id) : deleteSubtree(d.tree, id) }));
+    draft.change((d) => ({
+      ...d,
+      tree: cmd === 'delete' ? deleteNode(d.tree, id) : deleteSubtree(d.tree, id),
+    }));
     setPanel(null);
   }
 
@@ -142,16 +145,30 @@ function Builder({ flow, types }: { flow: FlowDetail; types: NodeTypeInfo[] }) {
           )}
         </Group>
         <Group gap="xs" wrap="nowrap">
-          <Button variant="default" onClick={draft.undo} disabled={!draft.canUndo} aria-keyshortcuts="Control+Z">
+          <Button
+            variant="default"
+            onClick={draft.undo}
+            disabled={!draft.canUndo}
+            aria-keyshortcuts="Control+Z"
+          >
             Undo
           </Button>
-          <Button variant="default" onClick={draft.redo} disabled={!draft.canRedo} aria-keyshortcuts="Control+Shift+Z">
+          <Button
+            variant="default"
+            onClick={draft.redo}
+            disabled={!draft.canRedo}
+            aria-keyshortcuts="Control+Shift+Z"
+          >
             Redo
           </Button>
           <Button variant="default" onClick={() => setPanel({ settings: true })}>
             Settings and schedule
           </Button>
-          <Button onClick={() => save.run()} loading={save.saving} disabled={!editable || (!draft.dirty && count === 0)}>
+          <Button
+            onClick={() => save.run()}
+            loading={save.saving}
+            disabled={!editable || (!draft.dirty && count === 0)}
+          >
             Save
           </Button>
         </Group>
@@ -166,13 +183,19 @@ function Builder({ flow, types }: { flow: FlowDetail; types: NodeTypeInfo[] }) {
         </Alert>
       )}
       {count > 0 && (
-        <Alert color="red" mb="xs" role="alert" title={`The flow was not saved: ${count} problem${count === 1 ? '' : 's'}`}>
+        <Alert
+          color="red"
+          mb="xs"
+          role="alert"
+          title={`The flow was not saved: ${count} problem${count === 1 ? '' : 's'}`}
+        >
           {problems.other.length > 0 ? problems.other.join(' ') : 'See the steps marked in red.'}
         </Alert>
       )}
       {clip && (
         <Alert color="violet" mb="xs">
-          {clip.move ? 'Moving' : 'Copying'} step {clip.clip.root} with what follows: choose “Paste here” on a branch.{' '}
+          {clip.move ? 'Moving' : 'Copying'} step {clip.clip.root} with what follows: choose “Paste here” on a
+          branch.{' '}
           <Button variant="subtle" size="compact-sm" onClick={() => setClip(null)}>
             Cancel
           </Button>
@@ -197,7 +220,12 @@ function Builder({ flow, types }: { flow: FlowDetail; types: NodeTypeInfo[] }) {
           <ScrollArea className="lf-panel" type="auto">
             <Box p="sm">
               <Group justify="flex-end">
-                <Button variant="subtle" size="compact-sm" onClick={() => setPanel(null)} aria-label="Close the panel">
+                <Button
+                  variant="subtle"
+                  size="compact-sm"
+                  onClick={() => setPanel(null)}
+                  aria-label="Close the panel"
+                >
                   Close
                 </Button>
               </Group>
@@ -206,7 +234,9 @@ function Builder({ flow, types }: { flow: FlowDetail; types: NodeTypeInfo[] }) {
                   settings={settings}
                   editable={editable}
                   fieldErrors={save.settingsErrors}
-                  onChange={(next, field) => draft.change((d) => ({ ...d, settings: next }), `settings-${field}`)}
+                  onChange={(next, field) =>
+                    draft.change((d) => ({ ...d, settings: next }), `settings-${field}`)
+                  }
                 />
               )}
               {selectedSource && (
@@ -240,7 +270,9 @@ function Builder({ flow, types }: { flow: FlowDetail; types: NodeTypeInfo[] }) {
                     draft.change((d) => {
                       let next = updateNode(d.tree, selectedNode.id, {
                         ...(change.payload ? { payload: change.payload } : {}),
-                        ...(change.delay_in_seconds !== undefined ? { delay_in_seconds: change.delay_in_seconds } : {}),
+                        ...(change.delay_in_seconds !== undefined
+                          ? { delay_in_seconds: change.delay_in_seconds }
+                          : {}),
                       });
                       if (change.branches) next = setBranches(next, selectedNode.id, change.branches);
                       return { ...d, tree: next };
@@ -261,10 +293,14 @@ function Builder({ flow, types }: { flow: FlowDetail; types: NodeTypeInfo[] }) {
         onClose={() => setAdding(null)}
         onPick={pick}
       />
-      <Modal opened={blocker.status === 'blocked'} onClose={() => blocker.reset?.()} title="Leave with unsaved changes?">
+      <Modal
+        opened={blocker.status === 'blocked'}
+        onClose={() => blocker.reset?.()}
+        title="Leave with unsaved changes?"
+      >
         <Text mb="md">
-          Your changes to {settings.name} are not saved. They stay in this browser and come back when you open the
-          flow again, but nobody else sees them and the flow runs its saved version.
+          Your changes to {settings.name} are not saved. They stay in this browser and come back when you open
+          the flow again, but nobody else sees them and the flow runs its saved version.
         </Text>
         <Group justify="flex-end">
           <Button variant="default" onClick={() => blocker.reset?.()}>
@@ -278,4 +314,3 @@ function Builder({ flow, types }: { flow: FlowDetail; types: NodeTypeInfo[] }) {
     </Box>
   );
 }
-

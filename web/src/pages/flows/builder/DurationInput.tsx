@@ -1,5 +1,5 @@
 // A duration in seconds, entered as days and hours (delays, waits, trigger timeouts).
-import { Group, NumberInput, Text } from '@mantine/core';
+import { Fieldset, Group, NumberInput, Text } from '@mantine/core';
 
 const DAY = 86_400;
 
@@ -13,10 +13,11 @@ export function DurationInput(props: {
   const hours = Math.round((props.value % DAY) / 3600);
   const set = (d: number, h: number) => props.onChange(Math.max(0, d) * DAY + Math.max(0, h) * 3600);
   return (
-    <div role="group" aria-label={props.label}>
-      <Text size="sm" fw={500}>
-        {props.label}
-      </Text>
+    <Fieldset
+      variant="unstyled"
+      legend={props.label}
+      styles={{ legend: { fontSize: 'var(--mantine-font-size-sm)', fontWeight: 500 } }}
+    >
       {props.description && (
         <Text size="xs" c="dimmed">
           {props.description}
@@ -42,6 +43,6 @@ export function DurationInput(props: {
           onChange={(v) => set(days, Number(v) || 0)}
         />
       </Group>
-    </div>
+    </Fieldset>
   );
 }

@@ -7,19 +7,28 @@ import {
   Background,
   BaseEdge,
   Controls,
-  type Edge as FlowEdge,
   EdgeLabelRenderer,
   type EdgeProps,
+  type Edge as FlowEdge,
+  type Node as FlowNode,
   getSmoothStepPath,
   Handle,
-  type Node as FlowNode,
   type NodeProps,
   Position,
   ReactFlow,
   useReactFlow,
 } from '@xyflow/react';
-import { memo, type ReactNode, useEffect, useMemo } from 'react';
-import { layoutTree, NODE_HEIGHT, NODE_WIDTH, nodeKey, type Positions, START_HEIGHT, shapeKey, sourceKey } from './layout';
+import { memo, type ReactNode, useEffect, useMemo, useRef } from 'react';
+import {
+  layoutTree,
+  NODE_HEIGHT,
+  NODE_WIDTH,
+  nodeKey,
+  type Positions,
+  START_HEIGHT,
+  shapeKey,
+  sourceKey,
+} from './layout';
 import { branchLabel, delayText, labelOf, summaryOf } from './node-meta';
 import type { Slot, Tree } from './tree';
 
@@ -105,8 +114,18 @@ const StepBox = memo(function StepBox({ data }: NodeProps<FlowNode<StepData>>) {
 const StartBox = memo(function StartBox({ data }: NodeProps<FlowNode<StartData>>) {
   const bad = data.problems.length > 0;
   return (
-    <div className="lf-step lf-start" data-selected={data.selected} data-problem={bad} style={{ width: NODE_WIDTH, minHeight: START_HEIGHT }}>
-      <button type="button" className="lf-step-open nodrag" onClick={data.onOpen} aria-label={`${data.title}: contacts and senders`}>
+    <div
+      className="lf-step lf-start"
+      data-selected={data.selected}
+      data-problem={bad}
+      style={{ width: NODE_WIDTH, minHeight: START_HEIGHT }}
+    >
+      <button
+        type="button"
+        className="lf-step-open nodrag"
+        onClick={data.onOpen}
+        aria-label={`${data.title}: contacts and senders`}
+      >
         <span className="lf-step-title">{data.title}</span>
         <span className="lf-step-summary">Contacts and senders</span>
       </button>
@@ -137,12 +156,22 @@ function BranchEdge(props: EdgeProps<FlowEdge<BranchData>>) {
           {data.label && <span className="lf-edge-text">{data.label}</span>}
           {data.badge && <span className="lf-edge-badge">{data.badge}</span>}
           {data.editable && !data.pasting && (
-            <button type="button" className="lf-edge-add" aria-label={`Add step after ${where}`} onClick={() => data.onAdd(data.slot, where)}>
+            <button
+              type="button"
+              className="lf-edge-add"
+              aria-label={`Add step after ${where}`}
+              onClick={() => data.onAdd(data.slot, where)}
+            >
               +
             </button>
           )}
           {data.editable && data.pasting && (
-            <button type="button" className="lf-edge-paste" aria-label={`Paste after ${where}`} onClick={() => data.onPaste(data.slot)}>
+            <button
+              type="button"
+              className="lf-edge-paste"
+              aria-label={`Paste after ${where}`}
+              onClick={() => data.onPaste(data.slot)}
+            >
               Paste here
             </button>
           )}
@@ -155,6 +184,7 @@ function BranchEdge(props: EdgeProps<FlowEdge<BranchData>>) {
 /** Keeps the whole flow in view when its shape changes (a step added, a subtree moved). */
 function FitOnChange({ shape }: { shape: string }) {
   const flow = useReactFlow();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the shape is what the effect follows
   useEffect(() => {
     // After React Flow measured the new boxes.
     const frame = requestAnimationFrame(() => void flow.fitView({ maxZoom: 1, padding: 0.15 }));
@@ -168,8 +198,11 @@ const edgeTypes = { branch: BranchEdge };
 
 export function FlowGraph(props: GraphProps) {
   const shape = shapeKey(props.tree);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the layout depends on the shape only
-  const positions: Positions = useMemo(() => layoutTree(props.tree), [shape]);
+  // The layout depends on the shape only: typing in a step does not lay the graph out again.
+  const layoutCache = useRef<{ shape: string; positions: Positions } | null>(null);
+  if (layoutCache.current?.shape !== shape)
+    layoutCache.current = { shape, positions: layoutTree(props.tree) };
+  const positions = layoutCache.current.positions;
   const { tree, selection, problems, badges, editable, pasting, onSelect, onAdd, onPaste } = props;
 
   const nodes = useMemo(() => {

@@ -16,8 +16,15 @@ export function NodePanel(props: {
   problems: string[];
   editable: boolean;
   /** The message editor of message steps (template editor with checks and preview). */
-  messageEditor?: (field: 'template' | 'subject', value: unknown, onChange: (v: unknown) => void) => ReactNode;
-  onChange(change: { payload?: Record<string, unknown>; delay_in_seconds?: number; branches?: number[] }, field: string): void;
+  messageEditor?: (
+    field: 'template' | 'subject',
+    value: unknown,
+    onChange: (v: unknown) => void,
+  ) => ReactNode;
+  onChange(
+    change: { payload?: Record<string, unknown>; delay_in_seconds?: number; branches?: number[] },
+    field: string,
+  ): void;
   onCommand(command: NodeCommand): void;
 }) {
   const { node, info } = props;
@@ -26,7 +33,8 @@ export function NodePanel(props: {
   const overrides: FieldOverrides = {};
   if (isTrigger) {
     overrides.subtasks = ({ value, onChange }) => {
-      const wait = (value as Array<{ payload?: { wait_time?: number } }> | undefined)?.[0]?.payload?.wait_time ?? 0;
+      const wait =
+        (value as Array<{ payload?: { wait_time?: number } }> | undefined)?.[0]?.payload?.wait_time ?? 0;
       return (
         <DurationInput
           label="Timeout"

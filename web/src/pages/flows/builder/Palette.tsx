@@ -17,7 +17,9 @@ export function Palette(props: {
   const matches = props.types.filter(
     (t) =>
       groupOf(t) !== null &&
-      (!needle || labelOf(t.type).toLowerCase().includes(needle) || t.description.toLowerCase().includes(needle)),
+      (!needle ||
+        labelOf(t.type).toLowerCase().includes(needle) ||
+        t.description.toLowerCase().includes(needle)),
   );
   return (
     <Modal opened={props.opened} onClose={props.onClose} title={`Add a step after ${props.where}`} size="xl">
@@ -45,7 +47,10 @@ export function Palette(props: {
                     variant="default"
                     h="auto"
                     py={6}
-                    styles={{ inner: { justifyContent: 'flex-start' }, label: { whiteSpace: 'normal', textAlign: 'left' } }}
+                    styles={{
+                      inner: { justifyContent: 'flex-start' },
+                      label: { whiteSpace: 'normal', textAlign: 'left' },
+                    }}
                     onClick={() => {
                       setSearch('');
                       props.onPick(t);

@@ -43,7 +43,10 @@ export type JsonSchema = {
 };
 
 /** Fields another editor of the panel owns (the template editor, the trigger's timeout). */
-export type FieldOverrides = Record<string, (props: { value: unknown; onChange(value: unknown): void }) => ReactNode>;
+export type FieldOverrides = Record<
+  string,
+  (props: { value: unknown; onChange(value: unknown): void }) => ReactNode
+>;
 
 const LABELS: Record<string, string> = { template_uuid: 'AI template', template: 'Text', subject: 'Subject' };
 const human = (name: string) => {
@@ -57,7 +60,8 @@ function unwrap(schema: JsonSchema): { schema: JsonSchema; nullable: boolean } {
   const options = schema.anyOf ?? schema.oneOf;
   if (!options) return { schema, nullable: false };
   const rest = options.filter((o) => o.type !== 'null');
-  if (rest.length === 1 && rest[0]) return { schema: { ...rest[0], description: schema.description ?? rest[0].description }, nullable: true };
+  if (rest.length === 1 && rest[0])
+    return { schema: { ...rest[0], description: schema.description ?? rest[0].description }, nullable: true };
   return { schema, nullable: rest.length < options.length };
 }
 
@@ -79,7 +83,12 @@ export function SchemaForm(props: {
 }) {
   const properties = props.schema.properties ?? {};
   const names = Object.keys(properties);
-  if (names.length === 0) return <Text size="sm" c="dimmed">This step has nothing to configure.</Text>;
+  if (names.length === 0)
+    return (
+      <Text size="sm" c="dimmed">
+        This step has nothing to configure.
+      </Text>
+    );
   return (
     <Stack gap="sm">
       {names.map((name) => {
@@ -106,7 +115,13 @@ export function SchemaForm(props: {
   );
 }
 
-function Field(props: { name: string; schema: JsonSchema; value: unknown; onChange(value: unknown): void; id: string }) {
+function Field(props: {
+  name: string;
+  schema: JsonSchema;
+  value: unknown;
+  onChange(value: unknown): void;
+  id: string;
+}) {
   const { schema, nullable } = unwrap(props.schema);
   const label = human(props.name);
   const description = schema.description;
@@ -114,7 +129,15 @@ function Field(props: { name: string; schema: JsonSchema; value: unknown; onChan
   const kind = referenceKindOf(props.name);
 
   if (kind && (schema.format === 'uuid' || schema.type === 'array')) {
-    return <ReferenceField {...props} kind={kind} multiple={schema.type === 'array'} label={label} description={description} />;
+    return (
+      <ReferenceField
+        {...props}
+        kind={kind}
+        multiple={schema.type === 'array'}
+        label={label}
+        description={description}
+      />
+    );
   }
   if (choices) {
     return (
@@ -131,7 +154,14 @@ function Field(props: { name: string; schema: JsonSchema; value: unknown; onChan
   }
   const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
   if ((type === 'integer' || type === 'number') && isSeconds(schema)) {
-    return <DurationInput label={label} description={description} value={Number(props.value ?? 0)} onChange={props.onChange} />;
+    return (
+      <DurationInput
+        label={label}
+        description={description}
+        value={Number(props.value ?? 0)}
+        onChange={props.onChange}
+      />
+    );
   }
   switch (type) {
     case 'string':
@@ -185,7 +215,11 @@ function Field(props: { name: string; schema: JsonSchema; value: unknown; onChan
       if (schema.properties) {
         return (
           <Fieldset legend={label}>
-            {description && <Text size="xs" c="dimmed" mb="xs">{description}</Text>}
+            {description && (
+              <Text size="xs" c="dimmed" mb="xs">
+                {description}
+              </Text>
+            )}
             <SchemaForm
               schema={schema}
               value={(props.value as Record<string, unknown>) ?? {}}
@@ -240,7 +274,13 @@ function ReferenceField(props: {
   );
 }
 
-function ArrayField(props: { schema: JsonSchema; label: string; value: unknown; onChange(value: unknown): void; id: string }) {
+function ArrayField(props: {
+  schema: JsonSchema;
+  label: string;
+  value: unknown;
+  onChange(value: unknown): void;
+  id: string;
+}) {
   const items = Array.isArray(props.value) ? props.value : [];
   const itemSchema = props.schema.items ?? {};
   const max = props.schema.maxItems ?? 100;
@@ -248,7 +288,11 @@ function ArrayField(props: { schema: JsonSchema; label: string; value: unknown; 
   const empty = () => (unwrap(itemSchema).schema.type === 'object' ? {} : '');
   return (
     <Fieldset legend={props.label}>
-      {props.schema.description && <Text size="xs" c="dimmed" mb="xs">{props.schema.description}</Text>}
+      {props.schema.description && (
+        <Text size="xs" c="dimmed" mb="xs">
+          {props.schema.description}
+        </Text>
+      )}
       <Stack gap="xs">
         {items.map((item, index) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: items have no identity but their place
@@ -286,7 +330,13 @@ function ArrayField(props: { schema: JsonSchema; label: string; value: unknown; 
 }
 
 /** Anything the form has no control for: edited as JSON, applied when it parses. */
-function JsonField(props: { label: string; description?: string; value: unknown; onChange(value: unknown): void; id: string }) {
+function JsonField(props: {
+  label: string;
+  description?: string;
+  value: unknown;
+  onChange(value: unknown): void;
+  id: string;
+}) {
   return (
     <Textarea
       id={props.id}

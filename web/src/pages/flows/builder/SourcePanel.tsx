@@ -21,7 +21,8 @@ export function SourcePanel(props: {
   const tags = useReferences('tag');
   const { source } = props;
   const filter = (source.mass_actions_filter ?? {}) as Filter;
-  const set = (change: Partial<ContactSource>, field: string) => props.onChange({ ...source, ...change }, field);
+  const set = (change: Partial<ContactSource>, field: string) =>
+    props.onChange({ ...source, ...change }, field);
   const setFilter = (key: 'list_uuid' | 'tags', values: string[]) => {
     const next: Filter = { ...filter };
     if (values.length > 0) next[key] = values;

@@ -12,7 +12,8 @@ export function groupOf(info: NodeTypeInfo): PaletteGroup | null {
   if (info.type === 'end' || info.category === 'special') return null;
   if (info.category === 'trigger') return 'Triggers';
   if (info.category === 'branch') return 'Conditions';
-  if (info.category === 'delay' || info.category === 'hold' || info.category === 'control') return 'Utilities';
+  if (info.category === 'delay' || info.category === 'hold' || info.category === 'control')
+    return 'Utilities';
   if (info.type.startsWith('linkedin_') || info.type.startsWith('email_') || info.type.startsWith('phone_'))
     return 'Actions';
   if (info.type.startsWith('gs_') || info.type.startsWith('integration_')) return 'CRM';
@@ -76,7 +77,9 @@ export const MESSAGE_TYPES = new Set([
 export const NOTE_LIMIT = 300;
 
 const DAY = 86_400;
-const timeout = (seconds: number) => ({ subtasks: [{ type: 'util_timer', payload: { wait_time: seconds } }] });
+const timeout = (seconds: number) => ({
+  subtasks: [{ type: 'util_timer', payload: { wait_time: seconds } }],
+});
 
 /** The payload a new node starts with: what its schema requires, filled with the usual choice. */
 export function initialPayload(type: string): Record<string, unknown> {
@@ -144,9 +147,9 @@ function timeoutOf(node: Node): string {
 
 /** The label of one branch of a node, as people read it. */
 export function branchLabel(node: Node, branch: number): string {
-  const named = (node.payload.branches as Array<{ branch_id?: number; name?: string | null; value?: number }> | undefined)?.find(
-    (b) => b.branch_id === branch,
-  );
+  const named = (
+    node.payload.branches as Array<{ branch_id?: number; name?: string | null; value?: number }> | undefined
+  )?.find((b) => b.branch_id === branch);
   switch (node.type) {
     case 'trigger_linkedin_connection_request_accepted':
       return branch === 1 ? `accepted${timeoutOf(node)}` : `not accepted${timeoutOf(node)}`;
@@ -178,7 +181,8 @@ export function summaryOf(node: Node): string {
   if (typeof p.template === 'string' && p.template.trim()) return p.template.trim().slice(0, 80);
   if (p.template_uuid) return 'AI template';
   if (node.type === 'util_timer') return days(p.wait_time) || 'no wait';
-  if (node.type.startsWith('trigger_')) return `waits up to ${days((p.subtasks as Array<{ payload?: { wait_time?: unknown } }> | undefined)?.[0]?.payload?.wait_time ?? p.wait_time) || 'the default time'}`;
+  if (node.type.startsWith('trigger_'))
+    return `waits up to ${days((p.subtasks as Array<{ payload?: { wait_time?: unknown } }> | undefined)?.[0]?.payload?.wait_time ?? p.wait_time) || 'the default time'}`;
   return '';
 }
 

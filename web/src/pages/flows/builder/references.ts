@@ -3,7 +3,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, call } from '../../../api';
 
-export type ReferenceKind = 'tag' | 'list' | 'pipeline_stage' | 'sender_profile' | 'flow' | 'ai_template' | 'webhook';
+export type ReferenceKind =
+  | 'tag'
+  | 'list'
+  | 'pipeline_stage'
+  | 'sender_profile'
+  | 'flow'
+  | 'ai_template'
+  | 'webhook';
 export type Choice = { value: string; label: string };
 
 /** The kind of record a payload field names, by its name (the catalogue's convention). */
@@ -45,15 +52,19 @@ async function load(kind: ReferenceKind): Promise<Choice[]> {
         label: l.name,
       }));
     case 'pipeline_stage':
-      return (await call(api.GET('/leads/api/pipeline-stages', { params: { query: ALL } }))).data.map((s) => ({
-        value: s.uuid,
-        label: `${s.name} (${s.object})`,
-      }));
+      return (await call(api.GET('/leads/api/pipeline-stages', { params: { query: ALL } }))).data.map(
+        (s) => ({
+          value: s.uuid,
+          label: `${s.name} (${s.object})`,
+        }),
+      );
     case 'sender_profile':
-      return (await call(api.GET('/flows/api/sender-profiles', { params: { query: ALL } }))).data.map((s) => ({
-        value: s.uuid,
-        label: [s.first_name, s.last_name].filter(Boolean).join(' ') || s.uuid,
-      }));
+      return (await call(api.GET('/flows/api/sender-profiles', { params: { query: ALL } }))).data.map(
+        (s) => ({
+          value: s.uuid,
+          label: [s.first_name, s.last_name].filter(Boolean).join(' ') || s.uuid,
+        }),
+      );
     case 'flow':
       return (await call(api.GET('/flows/api/flows', { params: { query: ALL } }))).data.map((f) => ({
         value: f.uuid,
@@ -65,10 +76,12 @@ async function load(kind: ReferenceKind): Promise<Choice[]> {
         label: t.name,
       }));
     case 'webhook':
-      return (await call(api.GET('/integrations/api/webhooks', { params: { query: ALL } }))).data.map((w) => ({
-        value: w.uuid,
-        label: w.name || w.target_url,
-      }));
+      return (await call(api.GET('/integrations/api/webhooks', { params: { query: ALL } }))).data.map(
+        (w) => ({
+          value: w.uuid,
+          label: w.name || w.target_url,
+        }),
+      );
   }
 }
 

@@ -40,7 +40,10 @@ export function toVersionBody(tree: Tree) {
   const before = new Map<number, Edge[]>();
   for (const node of tree.nodes) {
     for (const edge of node.after) {
-      before.set(edge.node_id, [...(before.get(edge.node_id) ?? []), { node_id: node.id, branch_id: edge.branch_id }]);
+      before.set(edge.node_id, [
+        ...(before.get(edge.node_id) ?? []),
+        { node_id: node.id, branch_id: edge.branch_id },
+      ]);
     }
   }
   const ids = new Set(tree.nodes.map((n) => n.id));
@@ -56,7 +59,9 @@ export function toVersionBody(tree: Tree) {
     })),
     contact_sources: tree.contact_sources,
     first_common_node_id:
-      tree.first_common_node_id !== null && ids.has(tree.first_common_node_id) ? tree.first_common_node_id : null,
+      tree.first_common_node_id !== null && ids.has(tree.first_common_node_id)
+        ? tree.first_common_node_id
+        : null,
   };
 }
 
@@ -79,7 +84,9 @@ function retarget(tree: Tree, slot: Slot, target: number): Tree {
   if ('source' in slot) {
     return {
       ...tree,
-      contact_sources: tree.contact_sources.map((s) => (s.id === slot.source ? { ...s, after_id: target } : s)),
+      contact_sources: tree.contact_sources.map((s) =>
+        s.id === slot.source ? { ...s, after_id: target } : s,
+      ),
     };
   }
   return {
@@ -126,7 +133,8 @@ export function insertNode(
 /** Nodes only reachable through `root` (root included): what deleting or moving it takes along. */
 export function subtreeOf(tree: Tree, root: number): Set<number> {
   const parents = new Map<number, number[]>();
-  for (const n of tree.nodes) for (const e of n.after) parents.set(e.node_id, [...(parents.get(e.node_id) ?? []), n.id]);
+  for (const n of tree.nodes)
+    for (const e of n.after) parents.set(e.node_id, [...(parents.get(e.node_id) ?? []), n.id]);
   const entries = new Set(tree.contact_sources.map((s) => s.after_id));
   const inside = new Set([root]);
   let grew = true;
@@ -147,7 +155,8 @@ export function subtreeOf(tree: Tree, root: number): Set<number> {
 /** The slots that lead into a node (its parents' branches and the sources entering at it). */
 function slotsInto(tree: Tree, id: number): Slot[] {
   const slots: Slot[] = tree.contact_sources.filter((s) => s.after_id === id).map((s) => ({ source: s.id }));
-  for (const n of tree.nodes) for (const e of n.after) if (e.node_id === id) slots.push({ from: n.id, branch: e.branch_id });
+  for (const n of tree.nodes)
+    for (const e of n.after) if (e.node_id === id) slots.push({ from: n.id, branch: e.branch_id });
   return slots;
 }
 
@@ -224,7 +233,8 @@ export function pasteClip(tree: Tree, slot: Slot, clip: Clip): { tree: Tree; id:
   if (!continued) {
     const firstEnd = [...nodes, ...extra].find((n) => n.type === 'end');
     if (firstEnd && target !== undefined) {
-      for (const n of nodes) n.after = n.after.map((e) => (e.node_id === firstEnd.id ? { ...e, node_id: target } : e));
+      for (const n of nodes)
+        n.after = n.after.map((e) => (e.node_id === firstEnd.id ? { ...e, node_id: target } : e));
       const index = nodes.indexOf(firstEnd);
       if (index >= 0) nodes.splice(index, 1);
       const extraIndex = extra.indexOf(firstEnd);
@@ -248,7 +258,11 @@ export function moveSubtree(tree: Tree, root: number, slot: Slot): Tree {
 }
 
 /** Changes one node (its payload, delay). */
-export function updateNode(tree: Tree, id: number, change: Partial<Pick<Node, 'payload' | 'delay_in_seconds'>>): Tree {
+export function updateNode(
+  tree: Tree,
+  id: number,
+  change: Partial<Pick<Node, 'payload' | 'delay_in_seconds'>>,
+): Tree {
   return { ...tree, nodes: tree.nodes.map((n) => (n.id === id ? { ...n, ...change } : n)) };
 }
 

@@ -86,7 +86,9 @@ export function useDraft(flow: FlowDetail) {
     lastCoalesce.current = undefined;
     setState((s) => {
       const previous = s.past[s.past.length - 1];
-      return previous ? { past: s.past.slice(0, -1), present: previous, future: [s.present, ...s.future] } : s;
+      return previous
+        ? { past: s.past.slice(0, -1), present: previous, future: [s.present, ...s.future] }
+        : s;
     });
   }, []);
   const redo = useCallback(() => {
@@ -116,7 +118,9 @@ export function useDraft(flow: FlowDetail) {
     canRedo: state.future.length > 0,
     dirty,
     /** A stored draft was restored when the page opened (and whether it started from an older version). */
-    restored: restored ? { savedAt: restored.savedAt, stale: restored.base !== flow.flow_version_uuid } : null,
+    restored: restored
+      ? { savedAt: restored.savedAt, stale: restored.base !== flow.flow_version_uuid }
+      : null,
     rebase,
     discard,
   };

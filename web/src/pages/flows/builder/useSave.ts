@@ -59,7 +59,10 @@ export function useSave(flow: FlowDetail, draft: ReturnType<typeof useDraft>) {
         const body = toVersionBody(tree);
         try {
           const version = await call(
-            api.POST('/flows/api/flows/{flowUuid}/flow-versions', { params: { path: { flowUuid: flow.uuid } }, body }),
+            api.POST('/flows/api/flows/{flowUuid}/flow-versions', {
+              params: { path: { flowUuid: flow.uuid } },
+              body,
+            }),
           );
           moved = version.enrollments;
         } catch (error) {
@@ -78,7 +81,9 @@ export function useSave(flow: FlowDetail, draft: ReturnType<typeof useDraft>) {
         }
       }
       setProblems(emptyProblems());
-      const fresh = await call(api.GET('/flows/api/flows/{flowUuid}', { params: { path: { flowUuid: flow.uuid } } }));
+      const fresh = await call(
+        api.GET('/flows/api/flows/{flowUuid}', { params: { path: { flowUuid: flow.uuid } } }),
+      );
       queryClient.setQueryData(['flows', 'detail', flow.uuid], fresh);
       void queryClient.invalidateQueries({ queryKey: ['flows', 'list'] });
       draft.rebase(fresh);
@@ -108,9 +113,14 @@ export function useSave(flow: FlowDetail, draft: ReturnType<typeof useDraft>) {
         if (!node) return;
         const body = toVersionBody(current.current.tree).nodes.find((n) => n.id === id);
         if (!body) return;
-        const { created_at: _c, updated_at: _u, ...validatable } = body as typeof body & { created_at?: string; updated_at?: string };
+        const {
+          created_at: _c,
+          updated_at: _u,
+          ...validatable
+        } = body as typeof body & { created_at?: string; updated_at?: string };
         const result = await api.POST('/flows/api/flow-versions/validate-node', { body: validatable });
-        const error = result.response.status === 204 ? null : new ApiError(result.response.status, result.error);
+        const error =
+          result.response.status === 204 ? null : new ApiError(result.response.status, result.error);
         const messages = error
           ? Object.values(error.fields)
               .flat()
