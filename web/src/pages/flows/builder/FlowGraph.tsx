@@ -75,6 +75,17 @@ type BranchData = {
   onPaste(slot: Slot): void;
 };
 
+function BoxProblems({ problems, label }: { problems: string[]; label: string }) {
+  if (problems.length === 0) return null;
+  return (
+    <ul className="lf-step-problems" aria-label={label}>
+      {problems.map((p) => (
+        <li key={p}>{p}</li>
+      ))}
+    </ul>
+  );
+}
+
 const StepBox = memo(function StepBox({ data }: NodeProps<FlowNode<StepData>>) {
   const bad = data.problems.length > 0;
   return (
@@ -99,13 +110,7 @@ const StepBox = memo(function StepBox({ data }: NodeProps<FlowNode<StepData>>) {
         {data.summary && <span className="lf-step-summary">{data.summary}</span>}
       </button>
       {data.badge && <div className="lf-step-badge">{data.badge}</div>}
-      {bad && (
-        <ul className="lf-step-problems" aria-label={`Problems of step ${data.id}`}>
-          {data.problems.map((p) => (
-            <li key={p}>{p}</li>
-          ))}
-        </ul>
-      )}
+      <BoxProblems problems={data.problems} label={`Problems of step ${data.id}`} />
       <Handle type="source" position={Position.Bottom} isConnectable={false} />
     </div>
   );
@@ -129,13 +134,7 @@ const StartBox = memo(function StartBox({ data }: NodeProps<FlowNode<StartData>>
         <span className="lf-step-title">{data.title}</span>
         <span className="lf-step-summary">Contacts and senders</span>
       </button>
-      {bad && (
-        <ul className="lf-step-problems">
-          {data.problems.map((p) => (
-            <li key={p}>{p}</li>
-          ))}
-        </ul>
-      )}
+      <BoxProblems problems={data.problems} label={`Problems of ${data.title}`} />
       <Handle type="source" position={Position.Bottom} isConnectable={false} />
     </div>
   );

@@ -1,10 +1,11 @@
 // The side panel of one step: what it does, the wait before it, its payload (a form from the type's
 // schema; message texts in the template editor), the API's problems for it, and the subtree moves.
-import { Alert, Button, Divider, Group, List, Menu, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Divider, Group, Menu, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { NodeTypeInfo } from '../flow-types';
 import { DurationInput } from './DurationInput';
 import { branchesOf, labelOf, MESSAGE_TYPES } from './node-meta';
+import { ProblemsAlert } from './ProblemsAlert';
 import { type FieldOverrides, type JsonSchema, SchemaForm } from './SchemaForm';
 import type { Node } from './tree';
 
@@ -67,15 +68,7 @@ export function NodePanel(props: {
           </Text>
         )}
       </div>
-      {props.problems.length > 0 && (
-        <Alert color="red" title="Problems" role="alert">
-          <List size="sm">
-            {props.problems.map((p) => (
-              <List.Item key={p}>{p}</List.Item>
-            ))}
-          </List>
-        </Alert>
-      )}
+      <ProblemsAlert problems={props.problems} />
       {node.type !== 'end' && (
         <DurationInput
           label="Wait before this step"

@@ -1,8 +1,9 @@
 // A contact source in the builder: who enters (contacts added by hand or through the API, or every
 // contact of some lists or tags, enrolled by the flow itself while it runs), which senders work them
 // and how many may be in the flow at once.
-import { Alert, List, MultiSelect, NumberInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { MultiSelect, NumberInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import type { ContactSource } from '../flow-types';
+import { ProblemsAlert } from './ProblemsAlert';
 import { useReferences } from './references';
 
 type Filter = { list_uuid?: string[]; tags?: string[] } & Record<string, unknown>;
@@ -39,15 +40,7 @@ export function SourcePanel(props: {
           Where contacts enter the flow (contact source {source.id}) and who works them.
         </Text>
       </div>
-      {props.problems.length > 0 && (
-        <Alert color="red" title="Problems" role="alert">
-          <List size="sm">
-            {props.problems.map((p) => (
-              <List.Item key={p}>{p}</List.Item>
-            ))}
-          </List>
-        </Alert>
-      )}
+      <ProblemsAlert problems={props.problems} />
       <fieldset disabled={!props.editable} style={{ border: 0, padding: 0, margin: 0 }}>
         <Stack gap="sm">
           <TextInput
