@@ -18,6 +18,7 @@ import { registerRateLimit } from './http/rate-limit.js';
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerRouting } from './http/routing.js';
 import { registerSchemaRules } from './http/schema-rules.js';
 import { validatorCompiler } from './http/validation.js';
+import { activitiesRoutes } from './modules/activities/activities.routes.js';
 import { aiTemplatesRoutes } from './modules/ai-templates/ai-templates.routes.js';
 import { attachmentsRoutes } from './modules/attachments/attachments.routes.js';
 import { blacklistsRoutes } from './modules/blacklists/blacklists.routes.js';
@@ -113,6 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(pipelineStagesRoutes, { pipelineStages: services.pipelineStages });
   await app.register(customFieldsRoutes, { customFields: services.customFields });
   await app.register(notesRoutes, { notes: services.notes });
+  await app.register(activitiesRoutes, { activities: services.activities });
   await app.register(blacklistsRoutes, { blacklists: services.blacklists });
   await app.register(companiesRoutes, { companies: services.companies });
   await app.register(webhooksRoutes, { webhooks: services.webhooks });
