@@ -27,6 +27,9 @@ import * as enrichment from './0900_enrichment.js';
 import * as dataSources from './0910_data_sources.js';
 import * as dataSourcesRunningIdx from './0911_data_sources_running_idx.js';
 import * as sandboxActionAttachments from './0920_sandbox_action_attachments.js';
+import * as citusKeys from './0930_citus_keys.js';
+import * as authNotifyOnCoordinator from './0940_auth_notify_on_coordinator.js';
+import * as countDeltasOnShards from './0950_count_deltas_on_shards.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_identity': identity,
@@ -55,4 +58,7 @@ export const migrations: Record<string, Migration> = {
   '0910_data_sources': dataSources,
   '0911_data_sources_running_idx': dataSourcesRunningIdx,
   '0920_sandbox_action_attachments': sandboxActionAttachments,
+  '0930_citus_keys': citusKeys,
+  '0940_auth_notify_on_coordinator': authNotifyOnCoordinator,
+  '0950_count_deltas_on_shards': countDeltasOnShards,
 };

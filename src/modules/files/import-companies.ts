@@ -69,7 +69,7 @@ async function blacklistedRows(trx: Executor, teamId: number, rows: PreparedComp
       select ${teamId}::bigint as team_id, r.* from jsonb_to_recordset(${payload}::jsonb)
         as r(ord integer, ln_id bigint, linkedin text, domain text, name text)
     ) k
-    where exists (select 1 from companies_blacklist b where b.team_id = ${teamId}) and ${companyBlacklistedSql('k')}
+    where exists (select 1 from companies_blacklist b where b.team_id = ${teamId}) and ${companyBlacklistedSql('k', teamId)}
   `.execute(trx);
   return new Set(result.rows.map((r) => r.ord));
 }

@@ -48,7 +48,7 @@ export async function blacklistedRows(
       select ${teamId}::bigint as team_id, r.* from jsonb_to_recordset(${payload}::jsonb)
         as r(ord integer, linkedin text, ln_id text, work_email text, personal_email text, name text, company_name text)
     ) k
-    where ${leadBlacklistedSql('k')}
+    where ${leadBlacklistedSql('k', teamId)}
   `.execute(db);
   return new Set(result.rows.map((r) => r.ord));
 }

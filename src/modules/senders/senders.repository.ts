@@ -208,7 +208,7 @@ export async function isTeamMember(db: Executor, teamId: number, userId: number)
  *   reassigns it by the source's rotation (one paused only because this profile was disabled resumes);
  * - otherwise it is paused now with reason `no_sender` (it was running or paused for this profile).
  * Their planned actions that never started are deleted (the engine plans the step again with the new
- * sender), and so is the profile's dispatch state. Claim tokens move on, so a worker holding one of
+ * sender), and so is the profile's dispatch state; data sources using it lose their sender. Claim tokens move on, so a worker holding one of
  * them lets it go. Returns whether the profile existed and how many enrollments were reassigned and
  * paused.
  */
@@ -271,6 +271,12 @@ export async function deleteSenderProfile(db: Executor, teamId: number, uuid: st
     dispatch as (
       delete from sender_channel_state where team_id = ${teamId} and sender_profile_uuid = ${uuid}
         and exists (select 1 from deleted)
+      returning 1),
+    -- Data sources searching through the profile keep going without one (the foreign key checks at
+    -- the end of the statement; an ON DELETE SET NULL with team_id in the key is refused by Citus).
+    unlinked as (
+      update data_sources set sender_profile_uuid = null
+      where team_id = ${teamId} and sender_profile_uuid = ${uuid} and exists (select 1 from deleted)
       returning 1
     )
     select (select count(*) from deleted)::int as deleted,

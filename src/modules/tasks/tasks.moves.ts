@@ -60,12 +60,12 @@ export const MOVES: Record<MoveName, Move> = {
  * a flow's task in a source status whose enrollment is still at the task's step - live, or ended by
  * the engine because this very task failed (the engine ends an enrollment whose action failed).
  */
-export function movable(move: Move): RawBuilder<SqlBool> {
+export function movable(move: Move, teamId: number): RawBuilder<SqlBool> {
   const automation = move.manualOnly
     ? sql<SqlBool>`t.automation = 'manual'`
     : sql<SqlBool>`(t.automation = 'manual' or exists (
         select 1 from flow_leads fl
-        where fl.team_id = t.team_id and fl.uuid = t.flow_lead_uuid and fl.step = t.step
+        where fl.team_id = ${teamId} and fl.uuid = t.flow_lead_uuid and fl.step = t.step
           and fl.flow_node_id is not distinct from t.flow_node_id
           and (fl.status in ('in_progress', 'paused') or (fl.status = 'failed' and t.status = 'failed'))
       ))`;
@@ -94,7 +94,7 @@ export async function applyMove(
     sets.push(sql`error_msg = ${options.errorMsg}`);
   const { rows } = await sql<{ uuid: string; flow_lead_uuid: string | null; automation: string }>`
     update tasks t set ${sql.join(sets)}
-    where t.team_id = ${teamId} and ${where} and ${movable(move)}
+    where t.team_id = ${teamId} and ${where} and ${movable(move, teamId)}
     returning t.uuid, t.flow_lead_uuid, t.automation
   `.execute(trx);
   const automated = rows.filter((row) => row.automation === 'auto' && row.flow_lead_uuid);
