@@ -113,6 +113,8 @@ export const CROSS_TEAM = {
   'filter-sources-sweep':
     "the scheduled sweep lists every team's live filter sources (each is filled on its own)",
   'enrichment-sweep': 'the scheduled sweep finds the teams with enrichment entries due',
+  'engine-reconcile':
+    'the reconciler finds actions of any team whose outcome went unrecorded (then checks each)',
 } as const satisfies Record<string, string>;
 
 export type CrossTeamStatement = keyof typeof CROSS_TEAM;

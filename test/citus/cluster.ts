@@ -99,7 +99,7 @@ export function citusDatabases(topology: CitusTopology): CitusDatabases {
           await freeTemplate(node, template);
           try {
             await onNode(node, 'postgres', (c) =>
-              c.query(`create database ${ident(name)} template ${ident(template)}`),
+              c.query(`create database ${ident(name)} template ${ident(template)} strategy file_copy`),
             );
             break;
           } catch (error) {

@@ -27,10 +27,16 @@ const cluster = await startCitusCluster({
     // The router-query check: every multi-shard plan is logged with its statement.
     'citus.multi_task_query_log_level': 'log',
     log_min_error_statement: 'log',
+    // Shard moves copy a shard group while it keeps taking writes (test/citus/rebalance.test.ts).
+    wal_level: 'logical',
   },
 });
 
 let code = 1;
+// Ctrl-C or a CI timeout: stop the nodes (they run in their own process groups).
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => void cluster.stop().finally(() => process.exit(130)));
+}
 try {
   const vitest = spawn('npx', ['vitest', 'run', ...process.argv.slice(2)], {
     stdio: 'inherit',

@@ -72,7 +72,8 @@ export async function ingestSignalsIn(trx: Executor, teamId: number, now: Date, 
     select ${teamId}, v.lead_uuid, v.sender_profile_uuid, v.kind, v.occurred_at, v.external_key, v.payload
     from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(lead_uuid uuid, sender_profile_uuid uuid,
       kind text, occurred_at timestamptz, external_key text, payload jsonb)
-    where exists (select 1 from leads l where l.team_id = ${teamId} and l.uuid = v.lead_uuid)
+    -- A join, not exists (...): Citus refuses a correlated subquery beside a set-returning function.
+    join leads l on l.team_id = ${teamId} and l.uuid = v.lead_uuid
     on conflict (team_id, kind, external_key) where external_key is not null do nothing
     returning lead_uuid, sender_profile_uuid, kind, occurred_at, payload
   `.execute(trx);

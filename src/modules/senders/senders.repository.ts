@@ -176,13 +176,14 @@ export async function setSenderProfileStatus(
   teamId: number,
   uuid: string,
   status: 'enabled' | 'disabled',
+  now: Date,
 ) {
   return db
     .updateTable('sender_profiles')
     .set({
       status,
-      // Only a real change moves updated_at.
-      updated_at: sql<Date>`case when status = ${status} then updated_at else now() end`,
+      // Only a real change moves updated_at (a value: Citus refuses now() inside CASE in an UPDATE).
+      updated_at: sql<Date>`case when status = ${status} then updated_at else ${now}::timestamptz end`,
     })
     .where('team_id', '=', teamId)
     .where('uuid', '=', uuid)
@@ -212,7 +213,7 @@ export async function isTeamMember(db: Executor, teamId: number, userId: number)
  * them lets it go. Returns whether the profile existed and how many enrollments were reassigned and
  * paused.
  */
-export async function deleteSenderProfile(db: Executor, teamId: number, uuid: string) {
+export async function deleteSenderProfile(db: Executor, teamId: number, uuid: string, now: Date) {
   const result = await sql<{ deleted: number; reassigned: number; paused: number }>`
     with deleted as (
       delete from sender_profiles where team_id = ${teamId} and uuid = ${uuid} returning uuid
@@ -250,10 +251,10 @@ export async function deleteSenderProfile(db: Executor, teamId: number, uuid: st
           else fl.reason end,
         next_run_at = case
           when not t.has_other then null
-          when fl.status = 'in_progress' or fl.reason = 'sender_disabled' then now()
+          when fl.status = 'in_progress' or fl.reason = 'sender_disabled' then ${now}::timestamptz
           else fl.next_run_at end,
         claim_token = fl.claim_token + 1, lease_until = null,
-        updated_at = now()
+        updated_at = ${now}
       from takers t
       where fl.team_id = ${teamId} and fl.sender_profile_uuid = ${uuid}
         and fl.status in ('in_progress', 'paused')

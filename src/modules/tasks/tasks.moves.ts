@@ -20,8 +20,11 @@ export type Move = {
   manualOnly: boolean;
   /** Further condition on `t` for the task to be movable. */
   extra?: RawBuilder<SqlBool>;
-  /** The columns the move sets besides status and updated_at. */
-  set?: RawBuilder<unknown>;
+  /**
+   * The columns the move sets besides status and updated_at. The time is a value, not now() inside
+   * coalesce: Citus refuses non-immutable functions within CASE or COALESCE of an UPDATE.
+   */
+  set?: (now: Date) => RawBuilder<unknown>;
 };
 
 export const MOVES: Record<MoveName, Move> = {
@@ -30,7 +33,7 @@ export const MOVES: Record<MoveName, Move> = {
     to: 'closed',
     from: ['in_progress', 'failed'],
     manualOnly: true,
-    set: sql`executed_at = coalesce(t.executed_at, now())`,
+    set: (now) => sql`executed_at = coalesce(t.executed_at, ${now}::timestamptz)`,
   },
   cancel: { name: 'cancel', to: 'canceled', from: ['in_progress', 'failed'], manualOnly: true },
   fail: { name: 'fail', to: 'failed', from: ['in_progress'], manualOnly: true },
@@ -42,7 +45,7 @@ export const MOVES: Record<MoveName, Move> = {
     // A step that failed because the contact replied is not tried again.
     extra: sql<SqlBool>`t.automation_error_code is distinct from 'replied'`,
     // Attempts are kept; the outcome of the failed run is cleared so the engine runs it afresh.
-    set: sql`error_msg = null, automation_error_code = null, executed_at = null, taken_to_execute_at = null,
+    set: () => sql`error_msg = null, automation_error_code = null, executed_at = null, taken_to_execute_at = null,
       remote_ref = null`,
   },
   skip: {
@@ -87,8 +90,9 @@ export async function applyMove(
   where: RawBuilder<SqlBool>,
   options: { errorMsg?: string | null; forkResult?: number } = {},
 ): Promise<string[]> {
-  const sets = [sql`status = ${move.to}`, sql`updated_at = now()`];
-  if (move.set) sets.push(move.set);
+  const now = new Date();
+  const sets = [sql`status = ${move.to}`, sql`updated_at = ${now}`];
+  if (move.set) sets.push(move.set(now));
   if (options.forkResult !== undefined) sets.push(sql`fork_result = ${options.forkResult}`);
   if (options.errorMsg !== undefined && options.errorMsg !== null)
     sets.push(sql`error_msg = ${options.errorMsg}`);

@@ -196,7 +196,7 @@ async function candidates(
     from flows f
     cross join lateral (
       select * from tasks t
-      where t.team_id = f.team_id and t.sender_profile_uuid = ${state.sender_profile_uuid}
+      where t.team_id = ${state.team_id} and t.sender_profile_uuid = ${state.sender_profile_uuid}
         and t.flow_uuid = f.uuid and t.status = 'in_progress' and t.automation = 'auto'
         and t.taken_to_execute_at is null and (t.type like 'linkedin_%' or t.type = 'email_send_message')
         and ${channelFilter} and t.type <> all(${blocked}::text[]) and t.schedule_at <= ${now}
