@@ -17,38 +17,43 @@ import type { Executor } from '../../db/database.js';
 import { endEnrollments } from '../engine/enrollment-signals.js';
 
 /**
- * SQL: does any blacklist entry of the team match the contact aliased `alias`? The team is the value,
- * not the row's column, so the statement stays a router query on Citus.
+ * SQL: does blacklist entry `b` match the contact aliased `alias`? (The record's identifiers against
+ * the entry's, then every field the entry sets.)
  */
-export function leadBlacklistedSql(alias: string, teamId: number): RawBuilder<SqlBool> {
+export function leadBlacklistMatch(alias: string): RawBuilder<SqlBool> {
   const l = (column: string) => sql.ref(`${alias}.${column}`);
-  return sql<SqlBool>`exists (
-    select 1 from leads_blacklist b
-    where b.team_id = ${teamId}
-      and (b.linkedin = ${l('linkedin')} or b.ln_id = ${l('ln_id')} or b.email = ${l('work_email')}
+  return sql<SqlBool>`(b.linkedin = ${l('linkedin')} or b.ln_id = ${l('ln_id')} or b.email = ${l('work_email')}
         or b.email = ${l('personal_email')} or b.name = lower(${l('name')})
         or b.company_name = lower(${l('company_name')}))
       and (b.linkedin is null or b.linkedin = ${l('linkedin')})
       and (b.ln_id is null or b.ln_id = ${l('ln_id')})
       and (b.email is null or b.email = ${l('work_email')} or b.email = ${l('personal_email')})
       and (b.name is null or b.name = lower(${l('name')}))
-      and (b.company_name is null or b.company_name = lower(${l('company_name')}))
-  )`;
+      and (b.company_name is null or b.company_name = lower(${l('company_name')}))`;
 }
 
-/** SQL: does any company blacklist entry match the company aliased `alias`? */
-export function companyBlacklistedSql(alias: string, teamId: number): RawBuilder<SqlBool> {
+/**
+ * SQL: does any blacklist entry of the team match the contact aliased `alias`? The team is the value,
+ * not the row's column, so the statement stays a router query on Citus.
+ */
+export function leadBlacklistedSql(alias: string, teamId: number): RawBuilder<SqlBool> {
+  return sql<SqlBool>`exists (select 1 from leads_blacklist b where b.team_id = ${teamId} and ${leadBlacklistMatch(alias)})`;
+}
+
+/** SQL: does blacklist entry `b` match the company aliased `alias`? */
+export function companyBlacklistMatch(alias: string): RawBuilder<SqlBool> {
   const c = (column: string) => sql.ref(`${alias}.${column}`);
-  return sql<SqlBool>`exists (
-    select 1 from companies_blacklist b
-    where b.team_id = ${teamId}
-      and (b.linkedin = ${c('linkedin')} or b.ln_id = ${c('ln_id')} or b.domain = ${c('domain')}
+  return sql<SqlBool>`(b.linkedin = ${c('linkedin')} or b.ln_id = ${c('ln_id')} or b.domain = ${c('domain')}
         or b.name = lower(${c('name')}))
       and (b.linkedin is null or b.linkedin = ${c('linkedin')})
       and (b.ln_id is null or b.ln_id = ${c('ln_id')})
       and (b.domain is null or b.domain = ${c('domain')})
-      and (b.name is null or b.name = lower(${c('name')}))
-  )`;
+      and (b.name is null or b.name = lower(${c('name')}))`;
+}
+
+/** SQL: does any blacklist entry of the team match the company aliased `alias`? */
+export function companyBlacklistedSql(alias: string, teamId: number): RawBuilder<SqlBool> {
+  return sql<SqlBool>`exists (select 1 from companies_blacklist b where b.team_id = ${teamId} and ${companyBlacklistMatch(alias)})`;
 }
 
 export type RecordScope = { uuids: string[] } | { all: true };

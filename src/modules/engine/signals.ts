@@ -209,7 +209,7 @@ async function countConversions(trx: Executor, teamId: number, signals: StoredSi
       and (v.sender_uuid is null or fl.sender_profile_uuid = v.sender_uuid)
     cross join lateral (
       select t.flow_node_id, t.type from tasks t
-      where t.team_id = fl.team_id and t.flow_lead_uuid = fl.uuid and t.status = 'closed'
+      where t.team_id = ${teamId} and t.flow_lead_uuid = fl.uuid and t.status = 'closed'
         and t.type = any(string_to_array(v.types, ','))
       order by t.step desc limit 1
     ) t

@@ -135,7 +135,11 @@ export async function claimImport(db: Executor, teamId: number, uuid: string) {
   const now = new Date();
   return db
     .updateTable('file_imports')
-    .set({ status: 'processing', started_at: sql`coalesce(started_at, ${now}::timestamptz)`, updated_at: now })
+    .set({
+      status: 'processing',
+      started_at: sql`coalesce(started_at, ${now}::timestamptz)`,
+      updated_at: now,
+    })
     .where('team_id', '=', teamId)
     .where('uuid', '=', uuid)
     .where('status', 'in', ['queued', 'processing'])

@@ -190,9 +190,9 @@ export function createSendersService(deps: { db: Database; clock: Clock }) {
 
     /** Deletes the profile; its live enrollments are reassigned or paused (see the repository). */
     async deleteSenderProfile(teamId: number, uuid: string) {
-      const result = await db.transaction().execute((trx) =>
-        repo.deleteSenderProfile(trx, teamId, uuid, deps.clock.now()),
-      );
+      const result = await db
+        .transaction()
+        .execute((trx) => repo.deleteSenderProfile(trx, teamId, uuid, deps.clock.now()));
       if (!result.deleted) throw notFound('Sender profile');
       return result;
     },
