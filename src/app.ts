@@ -11,13 +11,15 @@ import type { Database } from './db/database.js';
 import type { Services } from './deps.js';
 import { registerAuth } from './http/auth.js';
 import { registerErrorHandling } from './http/error-handler.js';
+import { AJV_FORMATS } from './http/formats.js';
 import { registerOpenApi } from './http/openapi.js';
 import { createMetricsRegistry, registerOperations } from './http/operations.js';
 import { parseQueryString, registerQueryHandling } from './http/query.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerRouting } from './http/routing.js';
+import { type SchemaCompilation, serializerFactory } from './http/schema-compilers.js';
 import { registerSchemaRules } from './http/schema-rules.js';
-import { validatorCompiler } from './http/validation.js';
+import { validatorCompilerFor } from './http/validation.js';
 import { aiTemplatesRoutes } from './modules/ai-templates/ai-templates.routes.js';
 import { attachmentsRoutes } from './modules/attachments/attachments.routes.js';
 import { blacklistsRoutes } from './modules/blacklists/blacklists.routes.js';
@@ -51,12 +53,15 @@ export type AppDeps = {
   services: Services;
   logger: Logger;
   metrics?: Registry;
+  /** When route schemas compile: on first use (default, quick starts) or all at start (a test's check). */
+  schemaCompilation?: SchemaCompilation;
 };
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, services } = deps;
+  const compilation = deps.schemaCompilation ?? 'lazy';
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: config.bodyLimitBytes,
@@ -72,9 +77,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     frameworkErrors,
     clientErrorHandler,
+    // Response serializers pick anyOf branches with their own Ajv: it needs our formats too, or it warns
+    // `unknown format "time-zone" ignored` on the console.
+    serializerOpts: { ajv: { formats: AJV_FORMATS } },
+    schemaController: { compilersFactory: { buildSerializer: serializerFactory(compilation) } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(validatorCompilerFor(compilation));
   // Clients often send `Content-Type: application/json` on bodiless requests (DELETE): an empty body is
   // "no body", not malformed JSON. Everything else goes to Fastify's own (prototype-safe) parser.
   const parseJson = app.getDefaultJsonParser('error', 'error');

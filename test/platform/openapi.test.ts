@@ -1,7 +1,9 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { ValidateFunction } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
 import { validationFailure, validatorCompiler } from '../../src/http/validation.js';
+import { createLogger } from '../../src/lib/logger.js';
 import { createTestContext, type TestContext } from '../harness.js';
 
 let ctx: TestContext;
@@ -9,6 +11,20 @@ beforeAll(async () => {
   ctx = await createTestContext();
 });
 afterAll(() => ctx.close());
+
+describe('route schemas', () => {
+  it('all compile (validators and serializers), though a running app compiles each on first use', async () => {
+    const app = await buildApp({
+      config: ctx.config,
+      db: ctx.db,
+      services: ctx.services,
+      logger: createLogger('silent'),
+      schemaCompilation: 'eager',
+    });
+    await expect(app.ready()).resolves.toBeDefined();
+    await app.close();
+  }, 120_000);
+});
 
 describe('OpenAPI document', () => {
   it('is a valid OpenAPI 3.1 document', async () => {

@@ -3,6 +3,7 @@
 // an ImapFlow instance cannot reconnect). OAuth mailboxes log in with XOAUTH2 and a current access
 // token: refreshed shortly before it expires, or once when a server refuses it, and stored sealed.
 
+import { Readable } from 'node:stream';
 import { ImapFlow } from 'imapflow';
 import type { Selectable } from 'kysely';
 import nodemailer from 'nodemailer';
@@ -12,7 +13,7 @@ import type { SecretBox } from '../../../lib/secrets.js';
 import type { MailboxesTable } from '../email.tables.js';
 import { refreshAccessToken } from '../oauth/oauth-client.js';
 import { type MailboxSecrets, openSecrets, sealSecrets } from './credentials.js';
-import { classifyMailError, MailFailure } from './mail-errors.js';
+import { classifyMailError, classifySendError, MailFailure } from './mail-errors.js';
 
 export type Mailbox = Selectable<MailboxesTable>;
 
@@ -153,12 +154,28 @@ export function createMailAccess(deps: MailAccessDeps) {
   return {
     imap,
 
-    /** Sends one raw RFC 5322 message; throws a MailFailure. Returns the server's answer. */
+    /**
+     * Sends one raw RFC 5322 message; throws a MailFailure (`unconfirmed` when the connection failed
+     * after the server took the data but before it answered). Returns the server's answer.
+     */
     async send(mailbox: Mailbox, envelope: SendEnvelope, raw: Buffer | string): Promise<string> {
       return withOAuthRetry(mailbox, async (force) => {
         const transport = await transportFor(mailbox, force);
-        const info = await transport.sendMail({ envelope, raw });
-        return info.response ?? '';
+        // nodemailer reads the message only once the server accepted DATA (354): the irreversible step.
+        let dataStarted = false;
+        const message = new Readable({
+          read() {
+            dataStarted = true;
+            this.push(raw);
+            this.push(null);
+          },
+        });
+        try {
+          const info = await transport.sendMail({ envelope, raw: message });
+          return info.response ?? '';
+        } catch (error) {
+          throw classifySendError(error, dataStarted);
+        }
       });
     },
 
