@@ -78,14 +78,16 @@ async function one(target: Target, state: LoadState, n: number): Promise<void> {
       limit: 20,
     });
   } else if (pick < 9) {
+    // Taken at once, so concurrent requests enrol different contacts (given back if the request fails).
     const uuids = [...state.accepted.keys()].filter((uuid) => !state.enrolled.has(uuid)).slice(0, 5);
     if (uuids.length === 0) return;
+    for (const uuid of uuids) state.enrolled.add(uuid);
     const { status } = await call(target, state, 'enroll', 'PUT', '/leads/api/leads/mass-action', {
       type: 'contact_add_to_flow',
       payload: { flow_uuid: target.flowUuid },
       filter: { ids: uuids },
     });
-    if (status === 200) for (const uuid of uuids) state.enrolled.add(uuid);
+    if (status !== 200) for (const uuid of uuids) state.enrolled.delete(uuid);
   } else {
     await call(target, state, 'tasks_list', 'GET', '/flows/api/tasks?limit=20');
   }
