@@ -10,14 +10,17 @@ import { expect, it } from 'vitest';
 const root = path.resolve(import.meta.dirname, '../..');
 
 it('holds every invariant through a minute of load, crashes and a database restart', async () => {
-  const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(
-      path.join(root, 'node_modules/.bin/tsx'),
-      ['bench/soak.ts', '--minutes', '1', '--rate', '6'],
-      { cwd: root, timeout: 420_000, maxBuffer: 10_000_000 },
-      (error, out, err) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout: out, stderr: err }),
-    );
-  });
+  const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>(
+    (resolve) => {
+      execFile(
+        path.join(root, 'node_modules/.bin/tsx'),
+        ['bench/soak.ts', '--minutes', '1', '--rate', '6'],
+        { cwd: root, timeout: 420_000, maxBuffer: 10_000_000 },
+        (error, out, err) =>
+          resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout: out, stderr: err }),
+      );
+    },
+  );
   expect(stdout, stderr.slice(-4000)).toContain('ok   no lost write');
   for (const line of stdout.split('\n').filter((l) => /^(ok|FAIL) /.test(l))) expect(line).toMatch(/^ok /);
   expect(stdout).toMatch(/1 database restart/);
