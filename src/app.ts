@@ -1,6 +1,7 @@
 // buildApp: the HTTP application as a plugin tree - infrastructure first (errors, docs, query parsing,
 // auth, rate limit, operations), then one route plugin per API area. No listening here.
 import { randomUUID } from 'node:crypto';
+import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -20,6 +21,8 @@ import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerRouting 
 import { type SchemaCompilation, serializerFactory } from './http/schema-compilers.js';
 import { registerSchemaRules } from './http/schema-rules.js';
 import { validatorCompilerFor } from './http/validation.js';
+import { registerWebApp } from './http/web-app.js';
+import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { aiTemplatesRoutes } from './modules/ai-templates/ai-templates.routes.js';
 import { attachmentsRoutes } from './modules/attachments/attachments.routes.js';
 import { blacklistsRoutes } from './modules/blacklists/blacklists.routes.js';
@@ -53,6 +56,8 @@ export type AppDeps = {
   services: Services;
   logger: Logger;
   metrics?: Registry;
+  /** The built web application (default: dist/web of this checkout). */
+  webDir?: string;
   /** When route schemas compile: on first use (default, quick starts) or all at start (a test's check). */
   schemaCompilation?: SchemaCompilation;
 };
@@ -104,9 +109,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await registerOpenApi(app, version);
   registerQueryHandling(app);
+  await app.register(cookie);
   registerAuth(app, {
     identify: services.identity.identifyApiKey,
     touch: services.identity.touchApiKey,
+    identifySession: services.accounts.identifySession,
+    requireOwner: services.accounts.requireOwner,
   });
   await registerRateLimit(app, { perMinute: config.rateLimitPerMinute, redisUrl: config.redisUrl });
   registerOperations(app, { db: deps.db, metrics: deps.metrics ?? createMetricsRegistry() });
@@ -114,6 +122,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(websocket, { options: { maxPayload: 16 * 1024 } });
 
   await app.register(identityRoutes, { identity: services.identity });
+  await app.register(accountsRoutes, {
+    accounts: services.accounts,
+    secureCookies: config.publicUrl.startsWith('https:'),
+    publicAttemptsPerMinute: config.signInAttemptsPerMinute,
+  });
   await app.register(listsRoutes, { lists: services.lists });
   await app.register(leadsRoutes, { leads: services.leads });
   await app.register(leadsBulkRoutes, { leads: services.leads });
@@ -138,5 +151,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(linkedInMessagesRoutes, { linkedinMessages: services.linkedinMessages });
   await app.register(dataSourcesRoutes, { dataSources: services.dataSources });
   await app.register(enrichmentRoutes, { enrichment: services.enrichment });
+  await registerWebApp(app, { dir: deps.webDir });
   return app;
 }

@@ -7,6 +7,7 @@ import type { JobHandler } from './jobs/queue.js';
 import type { Clock } from './lib/clock.js';
 import { createLogger } from './lib/logger.js';
 import { loadSecretBox, type SecretBox } from './lib/secrets.js';
+import { createAccountsService } from './modules/accounts/accounts.service.js';
 import { selectExistingAiTemplateUuids } from './modules/ai-templates/ai-templates.repository.js';
 import { createAiTemplatesService } from './modules/ai-templates/ai-templates.service.js';
 import { createAttachmentFiles } from './modules/attachments/attachment-files.js';
@@ -218,11 +219,13 @@ export function createLinkedInReaders(deps: ServiceDeps, extra: ReaderFactories 
 }
 
 export function createServices(deps: ServiceDeps) {
+  const authCache = createAuthCache({ ttlMs: deps.config.authCacheTtlMs });
   const identity = createIdentityService({
     db: deps.db,
     onTeamCreated: [seedDefaultPipelineStages],
-    authCache: createAuthCache({ ttlMs: deps.config.authCacheTtlMs }),
+    authCache,
   });
+  const accounts = createAccountsService({ db: deps.db, publicUrl: deps.config.publicUrl, authCache });
   const lists = createListsService({ db: deps.db });
   const companies = createCompaniesService({ db: deps.db, config: deps.config });
   const tags = createTagsService({ db: deps.db });
@@ -267,6 +270,7 @@ export function createServices(deps: ServiceDeps) {
   const enrichment = createEnrichmentService({ db: deps.db, clock: deps.clock });
   return {
     identity,
+    accounts,
     lists,
     companies,
     tags,

@@ -19,7 +19,14 @@ function integer(args: AdminArgs, name: string): number {
   return Number(raw);
 }
 
-const ADMIN_COMMANDS = ['create-user', 'create-api-key', 'revoke-api-key', 'add-member', 'add-credits'];
+const ADMIN_COMMANDS = [
+  'create-user',
+  'create-api-key',
+  'revoke-api-key',
+  'add-member',
+  'add-credits',
+  'reset-password',
+];
 
 export async function runAdmin(command: string | undefined, argv: string[]): Promise<void> {
   if (command === undefined || ['help', '--help', '-h'].includes(command) || argv.includes('--help')) {
@@ -64,7 +71,7 @@ export async function runAdmin(command: string | undefined, argv: string[]): Pro
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
   const { source, database } = await openDatabase(config, logger);
   try {
-    const { identity } = createServices({ db: database.db, config, clock: systemClock });
+    const { identity, accounts } = createServices({ db: database.db, config, clock: systemClock });
     let result: unknown;
     switch (command) {
       case 'create-user':
@@ -104,6 +111,11 @@ export async function runAdmin(command: string | undefined, argv: string[]): Pro
       case 'add-credits':
         result = await identity.addCredits(integer(args, 'team-id'), integer(args, 'amount'));
         break;
+      case 'reset-password': {
+        const link = await accounts.issuePasswordLink(required(args, 'email'), { endSessions: true });
+        result = { password_url: link.url, expires_at: link.expires_at };
+        break;
+      }
       default:
         throw new UsageError(`Unknown admin command "${command}"`, ADMIN_HELP);
     }

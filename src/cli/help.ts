@@ -11,7 +11,9 @@ const ADMIN_USAGE = `  admin create-user --email E --team NAME [--existing-user]
   admin revoke-api-key --id N                   revoke a key (refused at once by every process)
   admin add-member --email E --team-id N [--role ${TEAM_ROLES.join('|')}]
                         add an existing user to another team (role member by default)
-  admin add-credits --team-id N --amount N      add enrichment credits to a team`;
+  admin add-credits --team-id N --amount N      add enrichment credits to a team
+  admin reset-password --email E                a one-time link to set the user's password in the web
+                        application (ends their sessions; earlier links stop working)`;
 
 export const USAGE = `Usage: leadflow <command>
 

@@ -103,7 +103,9 @@ export function registerRouting(app: FastifyInstance): void {
   const answerUnrouted = (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0] ?? '/';
     const routes = table.routesAt(path);
-    if (routes.length === 0) {
+    // A route of this very method that passed the request on (a missing static file, an API path under a
+    // page of the web app) makes a plain 404, not a 405.
+    if (routes.length === 0 || routes.some((route) => route.method === request.method)) {
       return sendError(reply, new AppError('not_found', `No route ${request.method} ${path}`));
     }
     const allowed = [...new Set(routes.map((route) => route.method))].sort();

@@ -29,7 +29,8 @@ import * as dataSourcesRunningIdx from './0911_data_sources_running_idx.js';
 import * as sandboxActionAttachments from './0920_sandbox_action_attachments.js';
 import * as citusKeys from './0930_citus_keys.js';
 import * as authNotifyOnCoordinator from './0940_auth_notify_on_coordinator.js';
-import * as countDeltasOnShards from './0950_count_deltas_on_shards.js';
+import * as accounts from './0950_accounts.js';
+import * as countDeltasOnShards from './0960_count_deltas_on_shards.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_identity': identity,
@@ -60,5 +61,6 @@ export const migrations: Record<string, Migration> = {
   '0920_sandbox_action_attachments': sandboxActionAttachments,
   '0930_citus_keys': citusKeys,
   '0940_auth_notify_on_coordinator': authNotifyOnCoordinator,
-  '0950_count_deltas_on_shards': countDeltasOnShards,
+  '0950_accounts': accounts,
+  '0960_count_deltas_on_shards': countDeltasOnShards,
 };
