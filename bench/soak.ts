@@ -134,7 +134,7 @@ async function soak(): Promise<SoakReport> {
 
     // Settle: let the engine finish the enrollments and the webhooks arrive (bounded).
     log('  load done; letting the engine and the webhooks settle');
-    const settleUntil = Date.now() + 120_000;
+    const settleUntil = Date.now() + (short ? 60_000 : 120_000);
     for (;;) {
       const live = await handle.db
         .selectFrom('flow_leads')

@@ -24,6 +24,22 @@ export const GLOBAL_TABLES: Record<string, { placement: 'reference' | 'local'; w
     placement: 'local',
     why: 'job queue bookkeeping, beside the queue on the coordinator',
   },
+  team_invites: {
+    placement: 'reference',
+    why: 'an invite link is looked up by its token before the team is known',
+  },
+  user_passwords: {
+    placement: 'local',
+    why: 'read and written by API processes only, which use the coordinator',
+  },
+  user_sessions: {
+    placement: 'local',
+    why: 'a browser session is looked up by its token on every web request',
+  },
+  password_tokens: {
+    placement: 'local',
+    why: 'one-time links, looked up by token before anything else is known',
+  },
 };
 
 /** Whether the connected database is a Citus coordinator (the citus extension is installed). */
