@@ -143,5 +143,5 @@ describe.skipIf(!onCitus)('moving a live team to another worker', () => {
       hooked.map((r) => (JSON.parse(r.body) as { contact: { uuid: string } }).contact.uuid),
     );
     expect(contacts).toEqual(new Set(leads.map((l) => l.uuid)));
-  });
+  }, 300_000);
 });
