@@ -23,6 +23,7 @@ import { registerSchemaRules } from './http/schema-rules.js';
 import { validatorCompilerFor } from './http/validation.js';
 import { registerWebApp } from './http/web-app.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
+import { activitiesRoutes } from './modules/activities/activities.routes.js';
 import { aiTemplatesRoutes } from './modules/ai-templates/ai-templates.routes.js';
 import { attachmentsRoutes } from './modules/attachments/attachments.routes.js';
 import { blacklistsRoutes } from './modules/blacklists/blacklists.routes.js';
@@ -135,6 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(pipelineStagesRoutes, { pipelineStages: services.pipelineStages });
   await app.register(customFieldsRoutes, { customFields: services.customFields });
   await app.register(notesRoutes, { notes: services.notes });
+  await app.register(activitiesRoutes, { activities: services.activities });
   await app.register(blacklistsRoutes, { blacklists: services.blacklists });
   await app.register(companiesRoutes, { companies: services.companies });
   await app.register(webhooksRoutes, { webhooks: services.webhooks });

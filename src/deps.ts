@@ -8,6 +8,8 @@ import type { Clock } from './lib/clock.js';
 import { createLogger } from './lib/logger.js';
 import { loadSecretBox, type SecretBox } from './lib/secrets.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
+import { deleteActivitiesOfLeads } from './modules/activities/activities.repository.js';
+import { createActivitiesService } from './modules/activities/activities.service.js';
 import { selectExistingAiTemplateUuids } from './modules/ai-templates/ai-templates.repository.js';
 import { createAiTemplatesService } from './modules/ai-templates/ai-templates.service.js';
 import { createAttachmentFiles } from './modules/attachments/attachment-files.js';
@@ -232,6 +234,7 @@ export function createServices(deps: ServiceDeps) {
   const pipelineStages = createPipelineStagesService({ db: deps.db });
   const customFields = createCustomFieldsService({ db: deps.db });
   const notes = createNotesService({ db: deps.db });
+  const activities = createActivitiesService({ db: deps.db });
   const blacklists = createBlacklistsService({ db: deps.db });
   const leads = createLeadsService({ db: deps.db, config: deps.config });
   const bulkOperations = createBulkOperationsService({ db: deps.db });
@@ -277,6 +280,7 @@ export function createServices(deps: ServiceDeps) {
     pipelineStages,
     customFields,
     notes,
+    activities,
     blacklists,
     leads,
     bulkOperations,
@@ -308,7 +312,12 @@ export function createJobCatalog(services: Services, deps: ServiceDeps): JobHand
     pruneEventsHandler({ db: deps.db, clock: deps.clock, retentionDays: deps.config.retention.eventDays }),
     purgeDeletedLeadsHandler({
       db: deps.db,
-      steps: [purgeNotesOfDeletedLeads, cancelManualTasksOfLeads, endEnrollmentsOfDeletedLeads],
+      steps: [
+        purgeNotesOfDeletedLeads,
+        deleteActivitiesOfLeads,
+        cancelManualTasksOfLeads,
+        endEnrollmentsOfDeletedLeads,
+      ],
     }),
     ...tagJobHandlers({ db: deps.db }),
     dataSourceJobHandler({

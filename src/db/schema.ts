@@ -2,6 +2,11 @@
 // file merges them. Keep these in step with the migrations.
 import type { JobsTables } from '../jobs/jobs.tables.js';
 import type { AccountsTables } from '../modules/accounts/accounts.tables.js';
+import type {
+  ActivitiesTable,
+  ActivityCountDeltasTable,
+  LeadMarkersTable,
+} from '../modules/activities/activities.tables.js';
 import type { AiTemplatesTable } from '../modules/ai-templates/ai-templates.tables.js';
 import type { AttachmentsTable } from '../modules/attachments/attachments.tables.js';
 import type {
@@ -65,6 +70,9 @@ export interface DB extends IdentityTables, AccountsTables, JobsTables {
   lead_tombstones: LeadTombstonesTable;
   lead_count_deltas: LeadCountDeltasTable;
   notes: NotesTable;
+  activities: ActivitiesTable;
+  activity_count_deltas: ActivityCountDeltasTable;
+  lead_markers: LeadMarkersTable;
   leads_blacklist: LeadsBlacklistTable;
   companies_blacklist: CompaniesBlacklistTable;
   bulk_operations: BulkOperationsTable;

@@ -95,6 +95,8 @@ export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoExc
 export function registerRouting(app: FastifyInstance): void {
   const table = createRouteTable();
   app.addHook('onRoute', (route: RouteOptions) => {
+    // The web app's catch-alls (GET /flows/*) serve pages, not API paths: they allow nothing there.
+    if ((route.config as { webCatchAll?: boolean } | undefined)?.webCatchAll) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const summary = (route.schema as { summary?: string } | undefined)?.summary;
     for (const method of methods) table.add({ method: method.toUpperCase(), url: route.url, summary });

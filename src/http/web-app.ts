@@ -69,8 +69,10 @@ export async function registerWebApp(app: FastifyInstance, options: { dir?: stri
   // publicRoute: an API-looking path under a page (/contacts/api/x) reaches sendIndex, which answers 404.
   const hidden = { schema: { hide: true }, config: { publicRoute: true } };
   app.get('/', hidden, sendIndex);
+  // The catch-alls stay out of the 405 table: /flows/* is the app's, /flows/api/... the API's.
+  const catchAll = { schema: { hide: true }, config: { publicRoute: true, webCatchAll: true } };
   for (const section of WEB_SECTIONS) {
     app.get(`/${section}`, hidden, sendIndex);
-    app.get(`/${section}/*`, hidden, sendIndex);
+    app.get(`/${section}/*`, catchAll, sendIndex);
   }
 }

@@ -12,6 +12,8 @@ export const WEB_SECTIONS = [
   'imports',
   'senders',
   'settings',
+  'flows',
+  'analytics',
 ] as const;
 
 export type WebSection = (typeof WEB_SECTIONS)[number];

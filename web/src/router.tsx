@@ -12,6 +12,7 @@ import {
 } from '@tanstack/react-router';
 import { ApiError } from './api';
 import { AppLayout } from './layout/AppLayout';
+import { flowRoutes } from './pages/flows/routes';
 import { sessionQuery } from './session';
 
 export const queryClient = new QueryClient({
@@ -47,7 +48,7 @@ const inviteRoute = createRoute({
   component: lazyRouteComponent(() => import('./pages/auth/InvitePage'), 'InvitePage'),
 });
 
-const appRoute = createRoute({
+export const appRoute = createRoute({
   getParentRoute: () => rootRoute,
   id: 'app',
   beforeLoad: async ({ context, location }) => {
@@ -81,6 +82,7 @@ const routeTree = rootRoute.addChildren([
   appRoute.addChildren([
     indexRoute,
     page('/contacts', () => import('./pages/contacts/ContactsPage'), 'ContactsPage'),
+    ...flowRoutes(appRoute),
   ]),
 ]);
 

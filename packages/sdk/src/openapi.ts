@@ -451,7 +451,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a contact */
+        /**
+         * Get a contact
+         * @description The contact with its markers: per sender profile and in total, e-mails sent, received, opened and clicked, first and last e-mail, LinkedIn messages sent and received, connection request sent and accepted, last messaging activity (counters kept as messages come and go). disable_aggregation=true leaves them out.
+         */
         get: operations["getLead"];
         /**
          * Update a contact
@@ -790,6 +793,47 @@ export interface paths {
         post?: never;
         /** Delete a note */
         delete: operations["deleteNote"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/leads/api/activities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List activities (timelines)
+         * @description The timeline of contacts and companies, newest first: filter[lead_uuid] for one contact, filter[company_uuid] for a company and its contacts, filter[type] (one or a list), filter[created_at][>=]=2026-04-01; the filter may also be a JSON string (?filter={"type":"pipeline_stage_changed"}). Leadflow records channel activities (messages, e-mails, connection requests, opens, clicks, replies, bounces), CRM changes (stage, list, tags), flow enrollments and their ends, notes and enrichment in the same transaction as the change.
+         */
+        get: operations["listActivities"];
+        put?: never;
+        /**
+         * Record an activity
+         * @description Adds an entry to a contact’s or company’s timeline: a call, a meeting or any type of your own. object_uuid must name one of your contacts (object_type lead) or companies (422 otherwise). No webhook event is sent for it (the hosted service lists none).
+         */
+        post: operations["createActivity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/leads/api/activities/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an activity */
+        get: operations["getActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -10771,7 +10815,7 @@ export interface operations {
     getLead: {
         parameters: {
             query?: {
-                /** @description Accepted; has no effect */
+                /** @description true leaves out the aggregated markers (default false) */
                 disable_aggregation?: boolean;
             };
             header?: {
@@ -10945,6 +10989,39 @@ export interface operations {
                         created_at: string;
                         /** Format: date-time */
                         updated_at: string;
+                        /** @description One row per sender profile that exchanged with the contact, then the aggregate row (sender_profile_uuid null); empty when none did. Left out with disable_aggregation=true */
+                        markers?: {
+                            sender_profile_uuid: string | null;
+                            /** @description E-mails sent to the contact */
+                            email_sent_count: number;
+                            /** @description E-mails received from the contact */
+                            email_inbox_count: number;
+                            /** @description Opens of e-mails sent (tracked) */
+                            email_read_count: number;
+                            /** @description Clicks in e-mails sent (tracked) */
+                            email_click_count: number;
+                            email_first_message_sent_at: string | null;
+                            email_last_message_sent_at: string | null;
+                            linkedin_last_connection_sent_at: string | null;
+                            linkedin_last_connection_accepted_at: string | null;
+                            linkedin_last_connection_lost_at: string | null;
+                            /** @description LinkedIn messages and InMails sent */
+                            linkedin_messages_sent_count: number;
+                            /** @description LinkedIn messages and InMails received */
+                            linkedin_messages_inbox_count: number;
+                            last_messaging_activity_at: string | null;
+                        }[];
+                        /** @description What the contact sent that nobody has read, per channel and sender (empty: nothing) */
+                        unread_counts?: {
+                            /**
+                             * @description The channel
+                             * @enum {unknown}
+                             */
+                            category: "linkedin" | "email";
+                            sender_profile_uuid: string | null;
+                            /** @description Messages or e-mails from the contact not read yet */
+                            count: number;
+                        }[];
                     };
                 };
             };
@@ -11844,7 +11921,7 @@ export interface operations {
                     order_field?: "created_at" | "updated_at" | "uuid" | "name" | "company_name";
                     /** @description Sort direction (default desc unless the list says otherwise); 0/1 are accepted as asc/desc */
                     order_type?: "asc" | "desc" | 0 | 1;
-                    /** @description Filter object (spec 2.1). Keys: q, uuid, user_id, list_uuid, pipeline_stage_uuid, company_uuid, data_source_uuid, sender_profile_uuid, name, first_name, last_name, company_name, company_ln_id, position, headline, about, avatar_url, ln_member_id, ln_id, sn_id, linkedin, facebook, twitter, work_email, personal_email, email, work_email_domain, work_phone_number, personal_phone_number, connections_number, followers_number, primary_language, supported_languages, skills, has_open_profile, has_verified_profile, has_premium, raw_address, timezone, status, linkedin_status, email_status, is_blacklisted, tags, tags_all, custom_fields, last_automation_approve_at, created_at, updated_at, all, ids, excludeIds, leadFilter. GET form: filter[field]=v, filter[field][]=a, filter[field][>=]=v; a JSON string is accepted too, and a flat ?field=v filters like filter[field]=v. */
+                    /** @description Filter object (spec 2.1). Keys: q, uuid, user_id, list_uuid, pipeline_stage_uuid, company_uuid, data_source_uuid, sender_profile_uuid, name, first_name, last_name, company_name, company_ln_id, position, headline, about, avatar_url, ln_member_id, ln_id, sn_id, linkedin, facebook, twitter, work_email, personal_email, email, work_email_domain, work_phone_number, personal_phone_number, connections_number, followers_number, primary_language, supported_languages, skills, has_open_profile, has_verified_profile, has_premium, raw_address, timezone, status, linkedin_status, email_status, is_blacklisted, has_unread, tags, tags_all, custom_fields, last_automation_approve_at, created_at, updated_at, all, ids, excludeIds, leadFilter. GET form: filter[field]=v, filter[field][]=a, filter[field][>=]=v; a JSON string is accepted too, and a flat ?field=v filters like filter[field]=v. */
                     filter?: {
                         [key: string]: unknown;
                     } | null;
@@ -12623,7 +12700,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A mass action over the selected contacts (blacklisted ones are skipped): `type` decides the payload. contact_mark_read of the hosted service arrives with its feature (the inbox). */
+        /** @description A mass action over the selected contacts (blacklisted ones are skipped): `type` decides the payload. */
         requestBody: {
             content: {
                 /**
@@ -12654,7 +12731,7 @@ export interface operations {
                         /** @description Tags of your team (used when both are given) */
                         tag_uuids?: string[];
                     };
-                    /** @description Which contacts: {"ids": [...]}, {"all": true} (optionally with "excludeIds": [...]) and/or filter keys (q, uuid, user_id, list_uuid, pipeline_stage_uuid, company_uuid, data_source_uuid, sender_profile_uuid, name, first_name, last_name, company_name, company_ln_id, position, headline, about, avatar_url, ln_member_id, ln_id, sn_id, linkedin, facebook, twitter, work_email, personal_email, email, work_email_domain, work_phone_number, personal_phone_number, connections_number, followers_number, primary_language, supported_languages, skills, has_open_profile, has_verified_profile, has_premium, raw_address, timezone, status, linkedin_status, email_status, is_blacklisted, tags, tags_all, custom_fields, last_automation_approve_at, created_at, updated_at), combined with AND. At least one of ids, all: true or a filter key is required. */
+                    /** @description Which contacts: {"ids": [...]}, {"all": true} (optionally with "excludeIds": [...]) and/or filter keys (q, uuid, user_id, list_uuid, pipeline_stage_uuid, company_uuid, data_source_uuid, sender_profile_uuid, name, first_name, last_name, company_name, company_ln_id, position, headline, about, avatar_url, ln_member_id, ln_id, sn_id, linkedin, facebook, twitter, work_email, personal_email, email, work_email_domain, work_phone_number, personal_phone_number, connections_number, followers_number, primary_language, supported_languages, skills, has_open_profile, has_verified_profile, has_premium, raw_address, timezone, status, linkedin_status, email_status, is_blacklisted, has_unread, tags, tags_all, custom_fields, last_automation_approve_at, created_at, updated_at), combined with AND. At least one of ids, all: true or a filter key is required. */
                     filter: ({
                         ids?: string[] | null;
                         /** @description true: every contact of the team */
@@ -12692,7 +12769,7 @@ export interface operations {
                         /** @description Tags of your team (used when both are given) */
                         tag_uuids?: string[];
                     };
-                    /** @description Which contacts: {"ids": [...]}, {"all": true} (optionally with "excludeIds": [...]) and/or filter keys (q, uuid, user_id, list_uuid, pipeline_stage_uuid, company_uuid, data_source_uuid, sender_profile_uuid, name, first_name, last_name, company_name, company_ln_id, position, headline, about, avatar_url, ln_member_id, ln_id, sn_id, linkedin, facebook, twitter, work_email, personal_email, email, work_email_domain, work_phone_number, personal_phone_number, connections_number, followers_number, primary_language, supported_languages, skills, has_open_profile, has_verified_profile, has_premium, raw_address, timezone, status, linkedin_status, email_status, is_blacklisted, tags, tags_all, custom_fields, last_automation_approve_at, created_at, updated_at), combined with AND. At least one of ids, all: true or a filter key is required. */
+                    /** @description Which contacts: {"ids": [...]}, {"all": true} (optionally with "excludeIds": [...]) and/or filter keys (q, uuid, user_id, list_uuid, pipeline_stage_uuid, company_uuid, data_source_uuid, sender_profile_uuid, name, first_name, last_name, company_name, company_ln_id, position, headline, about, avatar_url, ln_member_id, ln_id, sn_id, linkedin, facebook, twitter, work_email, personal_email, email, work_email_domain, work_phone_number, personal_phone_number, connections_number, followers_number, primary_language, supported_languages, skills, has_open_profile, has_verified_profile, has_premium, raw_address, timezone, status, linkedin_status, email_status, is_blacklisted, has_unread, tags, tags_all, custom_fields, last_automation_approve_at, created_at, updated_at), combined with AND. At least one of ids, all: true or a filter key is required. */
                     filter: ({
                         ids?: string[] | null;
                         /** @description true: every contact of the team */
@@ -12730,7 +12807,7 @@ export interface operations {
                         /** @description Tags of your team (used when both are given) */
                         tag_uuids?: string[];
                     };
-                    /** @description Which contacts: {"ids": [...]}, {"all": true} (optionally with "excludeIds": [...]) and/or filter keys (q, uuid, user_id, list_uuid, pipeline_stage_uuid, company_uuid, data_source_uuid, sender_profile_uuid, name, first_name, last_name, company_name, company_ln_id, position, headline, about, avatar_url, ln_member_id, ln_id, sn_id, linkedin, facebook, twitter, work_email, personal_email, email, work_email_domain, work_phone_number, personal_phone_number, connections_number, followers_number, primary_language, supported_languages, skills, has_open_profile, has_verified_profile, has_premium, raw_address, timezone, status, linkedin_status, email_status, is_blacklisted, tags, tags_all, custom_fields, last_automation_approve_at, created_at, updated_at), combined with AND. At least one of ids, all: true or a filter key is required. */
+                    /** @description Which contacts: {"ids": [...]}, {"all": true} (optionally with "excludeIds": [...]) and/or filter keys (q, uuid, user_id, list_uuid, pipeline_stage_uuid, company_uuid, data_source_uuid, sender_profile_uuid, name, first_name, last_name, company_name, company_ln_id, position, headline, about, avatar_url, ln_member_id, ln_id, sn_id, linkedin, facebook, twitter, work_email, personal_email, email, work_email_domain, work_phone_number, personal_phone_number, connections_number, followers_number, primary_language, supported_languages, skills, has_open_profile, has_verified_profile, has_premium, raw_address, timezone, status, linkedin_status, email_status, is_blacklisted, has_unread, tags, tags_all, custom_fields, last_automation_approve_at, created_at, updated_at), combined with AND. At least one of ids, all: true or a filter key is required. */
                     filter: ({
                         ids?: string[] | null;
                         /** @description true: every contact of the team */
@@ -12766,7 +12843,7 @@ export interface operations {
                          */
                         list_uuid: string;
                     };
-                    /** @description Which contacts: {"ids": [...]}, {"all": true} (optionally with "excludeIds": [...]) and/or filter keys (q, uuid, user_id, list_uuid, pipeline_stage_uuid, company_uuid, data_source_uuid, sender_profile_uuid, name, first_name, last_name, company_name, company_ln_id, position, headline, about, avatar_url, ln_member_id, ln_id, sn_id, linkedin, facebook, twitter, work_email, personal_email, email, work_email_domain, work_phone_number, personal_phone_number, connections_number, followers_number, primary_language, supported_languages, skills, has_open_profile, has_verified_profile, has_premium, raw_address, timezone, status, linkedin_status, email_status, is_blacklisted, tags, tags_all, custom_fields, last_automation_approve_at, created_at, updated_at), combined with AND. At least one of ids, all: true or a filter key is required. */
+                    /** @description Which contacts: {"ids": [...]}, {"all": true} (optionally with "excludeIds": [...]) and/or filter keys (q, uuid, user_id, list_uuid, pipeline_stage_uuid, company_uuid, data_source_uuid, sender_profile_uuid, name, first_name, last_name, company_name, company_ln_id, position, headline, about, avatar_url, ln_member_id, ln_id, sn_id, linkedin, facebook, twitter, work_email, personal_email, email, work_email_domain, work_phone_number, personal_phone_number, connections_number, followers_number, primary_language, supported_languages, skills, has_open_profile, has_verified_profile, has_premium, raw_address, timezone, status, linkedin_status, email_status, is_blacklisted, has_unread, tags, tags_all, custom_fields, last_automation_approve_at, created_at, updated_at), combined with AND. At least one of ids, all: true or a filter key is required. */
                     filter: ({
                         ids?: string[] | null;
                         /** @description true: every contact of the team */
@@ -12802,7 +12879,7 @@ export interface operations {
                          */
                         pipeline_stage_uuid: string;
                     };
-                    /** @description Which contacts: {"ids": [...]}, {"all": true} (optionally with "excludeIds": [...]) and/or filter keys (q, uuid, user_id, list_uuid, pipeline_stage_uuid, company_uuid, data_source_uuid, sender_profile_uuid, name, first_name, last_name, company_name, company_ln_id, position, headline, about, avatar_url, ln_member_id, ln_id, sn_id, linkedin, facebook, twitter, work_email, personal_email, email, work_email_domain, work_phone_number, personal_phone_number, connections_number, followers_number, primary_language, supported_languages, skills, has_open_profile, has_verified_profile, has_premium, raw_address, timezone, status, linkedin_status, email_status, is_blacklisted, tags, tags_all, custom_fields, last_automation_approve_at, created_at, updated_at), combined with AND. At least one of ids, all: true or a filter key is required. */
+                    /** @description Which contacts: {"ids": [...]}, {"all": true} (optionally with "excludeIds": [...]) and/or filter keys (q, uuid, user_id, list_uuid, pipeline_stage_uuid, company_uuid, data_source_uuid, sender_profile_uuid, name, first_name, last_name, company_name, company_ln_id, position, headline, about, avatar_url, ln_member_id, ln_id, sn_id, linkedin, facebook, twitter, work_email, personal_email, email, work_email_domain, work_phone_number, personal_phone_number, connections_number, followers_number, primary_language, supported_languages, skills, has_open_profile, has_verified_profile, has_premium, raw_address, timezone, status, linkedin_status, email_status, is_blacklisted, has_unread, tags, tags_all, custom_fields, last_automation_approve_at, created_at, updated_at), combined with AND. At least one of ids, all: true or a filter key is required. */
                     filter: ({
                         ids?: string[] | null;
                         /** @description true: every contact of the team */
@@ -12840,7 +12917,7 @@ export interface operations {
                         /** @description The value, checked against the field’s type; null clears it */
                         value: unknown;
                     };
-                    /** @description Which contacts: {"ids": [...]}, {"all": true} (optionally with "excludeIds": [...]) and/or filter keys (q, uuid, user_id, list_uuid, pipeline_stage_uuid, company_uuid, data_source_uuid, sender_profile_uuid, name, first_name, last_name, company_name, company_ln_id, position, headline, about, avatar_url, ln_member_id, ln_id, sn_id, linkedin, facebook, twitter, work_email, personal_email, email, work_email_domain, work_phone_number, personal_phone_number, connections_number, followers_number, primary_language, supported_languages, skills, has_open_profile, has_verified_profile, has_premium, raw_address, timezone, status, linkedin_status, email_status, is_blacklisted, tags, tags_all, custom_fields, last_automation_approve_at, created_at, updated_at), combined with AND. At least one of ids, all: true or a filter key is required. */
+                    /** @description Which contacts: {"ids": [...]}, {"all": true} (optionally with "excludeIds": [...]) and/or filter keys (q, uuid, user_id, list_uuid, pipeline_stage_uuid, company_uuid, data_source_uuid, sender_profile_uuid, name, first_name, last_name, company_name, company_ln_id, position, headline, about, avatar_url, ln_member_id, ln_id, sn_id, linkedin, facebook, twitter, work_email, personal_email, email, work_email_domain, work_phone_number, personal_phone_number, connections_number, followers_number, primary_language, supported_languages, skills, has_open_profile, has_verified_profile, has_premium, raw_address, timezone, status, linkedin_status, email_status, is_blacklisted, has_unread, tags, tags_all, custom_fields, last_automation_approve_at, created_at, updated_at), combined with AND. At least one of ids, all: true or a filter key is required. */
                     filter: ({
                         ids?: string[] | null;
                         /** @description true: every contact of the team */
@@ -12869,7 +12946,7 @@ export interface operations {
                     /** @enum {string} */
                     type: "contact_delete";
                     payload?: Record<string, never> | null;
-                    /** @description Which contacts: {"ids": [...]}, {"all": true} (optionally with "excludeIds": [...]) and/or filter keys (q, uuid, user_id, list_uuid, pipeline_stage_uuid, company_uuid, data_source_uuid, sender_profile_uuid, name, first_name, last_name, company_name, company_ln_id, position, headline, about, avatar_url, ln_member_id, ln_id, sn_id, linkedin, facebook, twitter, work_email, personal_email, email, work_email_domain, work_phone_number, personal_phone_number, connections_number, followers_number, primary_language, supported_languages, skills, has_open_profile, has_verified_profile, has_premium, raw_address, timezone, status, linkedin_status, email_status, is_blacklisted, tags, tags_all, custom_fields, last_automation_approve_at, created_at, updated_at), combined with AND. At least one of ids, all: true or a filter key is required. */
+                    /** @description Which contacts: {"ids": [...]}, {"all": true} (optionally with "excludeIds": [...]) and/or filter keys (q, uuid, user_id, list_uuid, pipeline_stage_uuid, company_uuid, data_source_uuid, sender_profile_uuid, name, first_name, last_name, company_name, company_ln_id, position, headline, about, avatar_url, ln_member_id, ln_id, sn_id, linkedin, facebook, twitter, work_email, personal_email, email, work_email_domain, work_phone_number, personal_phone_number, connections_number, followers_number, primary_language, supported_languages, skills, has_open_profile, has_verified_profile, has_premium, raw_address, timezone, status, linkedin_status, email_status, is_blacklisted, has_unread, tags, tags_all, custom_fields, last_automation_approve_at, created_at, updated_at), combined with AND. At least one of ids, all: true or a filter key is required. */
                     filter: ({
                         ids?: string[] | null;
                         /** @description true: every contact of the team */
@@ -12906,7 +12983,7 @@ export interface operations {
                         flow_uuid: string;
                         contact_source_id?: (number | string) | null;
                     };
-                    /** @description Which contacts: {"ids": [...]}, {"all": true} (optionally with "excludeIds": [...]) and/or filter keys (q, uuid, user_id, list_uuid, pipeline_stage_uuid, company_uuid, data_source_uuid, sender_profile_uuid, name, first_name, last_name, company_name, company_ln_id, position, headline, about, avatar_url, ln_member_id, ln_id, sn_id, linkedin, facebook, twitter, work_email, personal_email, email, work_email_domain, work_phone_number, personal_phone_number, connections_number, followers_number, primary_language, supported_languages, skills, has_open_profile, has_verified_profile, has_premium, raw_address, timezone, status, linkedin_status, email_status, is_blacklisted, tags, tags_all, custom_fields, last_automation_approve_at, created_at, updated_at), combined with AND. At least one of ids, all: true or a filter key is required. */
+                    /** @description Which contacts: {"ids": [...]}, {"all": true} (optionally with "excludeIds": [...]) and/or filter keys (q, uuid, user_id, list_uuid, pipeline_stage_uuid, company_uuid, data_source_uuid, sender_profile_uuid, name, first_name, last_name, company_name, company_ln_id, position, headline, about, avatar_url, ln_member_id, ln_id, sn_id, linkedin, facebook, twitter, work_email, personal_email, email, work_email_domain, work_phone_number, personal_phone_number, connections_number, followers_number, primary_language, supported_languages, skills, has_open_profile, has_verified_profile, has_premium, raw_address, timezone, status, linkedin_status, email_status, is_blacklisted, has_unread, tags, tags_all, custom_fields, last_automation_approve_at, created_at, updated_at), combined with AND. At least one of ids, all: true or a filter key is required. */
                     filter: ({
                         ids?: string[] | null;
                         /** @description true: every contact of the team */
@@ -12937,7 +13014,36 @@ export interface operations {
                     payload?: {
                         flow_uuids?: string[] | null;
                     } | null;
-                    /** @description Which contacts: {"ids": [...]}, {"all": true} (optionally with "excludeIds": [...]) and/or filter keys (q, uuid, user_id, list_uuid, pipeline_stage_uuid, company_uuid, data_source_uuid, sender_profile_uuid, name, first_name, last_name, company_name, company_ln_id, position, headline, about, avatar_url, ln_member_id, ln_id, sn_id, linkedin, facebook, twitter, work_email, personal_email, email, work_email_domain, work_phone_number, personal_phone_number, connections_number, followers_number, primary_language, supported_languages, skills, has_open_profile, has_verified_profile, has_premium, raw_address, timezone, status, linkedin_status, email_status, is_blacklisted, tags, tags_all, custom_fields, last_automation_approve_at, created_at, updated_at), combined with AND. At least one of ids, all: true or a filter key is required. */
+                    /** @description Which contacts: {"ids": [...]}, {"all": true} (optionally with "excludeIds": [...]) and/or filter keys (q, uuid, user_id, list_uuid, pipeline_stage_uuid, company_uuid, data_source_uuid, sender_profile_uuid, name, first_name, last_name, company_name, company_ln_id, position, headline, about, avatar_url, ln_member_id, ln_id, sn_id, linkedin, facebook, twitter, work_email, personal_email, email, work_email_domain, work_phone_number, personal_phone_number, connections_number, followers_number, primary_language, supported_languages, skills, has_open_profile, has_verified_profile, has_premium, raw_address, timezone, status, linkedin_status, email_status, is_blacklisted, has_unread, tags, tags_all, custom_fields, last_automation_approve_at, created_at, updated_at), combined with AND. At least one of ids, all: true or a filter key is required. */
+                    filter: ({
+                        ids?: string[] | null;
+                        /** @description true: every contact of the team */
+                        all?: boolean;
+                        excludeIds?: string[] | null;
+                        exclude_ids?: string[] | null;
+                        leadFilter?: {
+                            [key: string]: unknown;
+                        } | null;
+                    } & {
+                        [key: string]: unknown;
+                    }) | {
+                        /** @description ids given */
+                        ids: unknown[];
+                    } | {
+                        /**
+                         * @description all: true
+                         * @enum {unknown}
+                         */
+                        all: true;
+                    } | {
+                        /** @description leadFilter given */
+                        leadFilter: unknown;
+                    } | unknown;
+                } | {
+                    /** @enum {string} */
+                    type: "contact_mark_read";
+                    payload?: Record<string, never> | null;
+                    /** @description Which contacts: {"ids": [...]}, {"all": true} (optionally with "excludeIds": [...]) and/or filter keys (q, uuid, user_id, list_uuid, pipeline_stage_uuid, company_uuid, data_source_uuid, sender_profile_uuid, name, first_name, last_name, company_name, company_ln_id, position, headline, about, avatar_url, ln_member_id, ln_id, sn_id, linkedin, facebook, twitter, work_email, personal_email, email, work_email_domain, work_phone_number, personal_phone_number, connections_number, followers_number, primary_language, supported_languages, skills, has_open_profile, has_verified_profile, has_premium, raw_address, timezone, status, linkedin_status, email_status, is_blacklisted, has_unread, tags, tags_all, custom_fields, last_automation_approve_at, created_at, updated_at), combined with AND. At least one of ids, all: true or a filter key is required. */
                     filter: ({
                         ids?: string[] | null;
                         /** @description true: every contact of the team */
@@ -12969,7 +13075,7 @@ export interface operations {
                         /** @description Columns to write, in this order (default: every standard column, then one per custom field) */
                         fields?: (("uuid" | "first_name" | "last_name" | "name" | "company_name" | "position" | "headline" | "about" | "work_email" | "personal_email" | "work_phone_number" | "personal_phone_number" | "linkedin" | "linkedin_url" | "ln_id" | "sn_id" | "sales_navigator_url" | "ln_member_id" | "facebook" | "twitter" | "avatar_url" | "raw_address" | "company_ln_id" | "company_uuid" | "connections_number" | "followers_number" | "primary_language" | "skills" | "supported_languages" | "status" | "linkedin_status" | "email_status" | "list_uuid" | "list_name" | "pipeline_stage_uuid" | "pipeline_stage_name" | "tags" | "created_at" | "updated_at") | string)[];
                     } | null;
-                    /** @description Which contacts: {"ids": [...]}, {"all": true} (optionally with "excludeIds": [...]) and/or filter keys (q, uuid, user_id, list_uuid, pipeline_stage_uuid, company_uuid, data_source_uuid, sender_profile_uuid, name, first_name, last_name, company_name, company_ln_id, position, headline, about, avatar_url, ln_member_id, ln_id, sn_id, linkedin, facebook, twitter, work_email, personal_email, email, work_email_domain, work_phone_number, personal_phone_number, connections_number, followers_number, primary_language, supported_languages, skills, has_open_profile, has_verified_profile, has_premium, raw_address, timezone, status, linkedin_status, email_status, is_blacklisted, tags, tags_all, custom_fields, last_automation_approve_at, created_at, updated_at), combined with AND. At least one of ids, all: true or a filter key is required. */
+                    /** @description Which contacts: {"ids": [...]}, {"all": true} (optionally with "excludeIds": [...]) and/or filter keys (q, uuid, user_id, list_uuid, pipeline_stage_uuid, company_uuid, data_source_uuid, sender_profile_uuid, name, first_name, last_name, company_name, company_ln_id, position, headline, about, avatar_url, ln_member_id, ln_id, sn_id, linkedin, facebook, twitter, work_email, personal_email, email, work_email_domain, work_phone_number, personal_phone_number, connections_number, followers_number, primary_language, supported_languages, skills, has_open_profile, has_verified_profile, has_premium, raw_address, timezone, status, linkedin_status, email_status, is_blacklisted, has_unread, tags, tags_all, custom_fields, last_automation_approve_at, created_at, updated_at), combined with AND. At least one of ids, all: true or a filter key is required. */
                     filter: ({
                         ids?: string[] | null;
                         /** @description true: every contact of the team */
@@ -19115,6 +19221,707 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error415"];
+                };
+            };
+            /** @description validation_error: error.data maps each failing field to its messages */
+            422: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+            /** @description rate_limited: too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description internal_error: quote the x-request-id when reporting it */
+            500: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description service_unavailable: the query took too long or the database is unreachable; retry or narrow it */
+            503: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    listActivities: {
+        parameters: {
+            query?: {
+                /** @description Page size; values above 1000 are clamped to 1000 */
+                limit?: number;
+                /** @description Records to skip */
+                offset?: number;
+                /** @description Field to sort by (default created_at) */
+                order_field?: "created_at" | "uuid";
+                /** @description Sort direction (default desc unless the list says otherwise); 0/1 are accepted as asc/desc */
+                order_type?: "asc" | "desc" | 0 | 1;
+                /** @description Filter object (spec 2.1). Keys: type, lead_uuid, company_uuid, object_type, object_uuid, uuid, created_at. GET form: filter[field]=v, filter[field][]=a, filter[field][>=]=v; a JSON string is accepted too, and a flat ?field=v filters like filter[field]=v. */
+                filter?: {
+                    [key: string]: unknown;
+                };
+            };
+            header?: {
+                /** @description Team to act in: the id of one of your teams, a positive integer (at most 9223372036854775807; 400 otherwise, 403 if you are not a member). Absent or empty: your default team, the first you joined. */
+                "Team-ID"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description Activity id
+                             */
+                            uuid: string;
+                            /** @description Team */
+                            team_id: number;
+                            /**
+                             * @description What the activity is about: lead (a contact) or company
+                             * @enum {unknown}
+                             */
+                            object_type: "lead" | "company";
+                            /**
+                             * Format: uuid
+                             * @description The contact or company
+                             */
+                            object_uuid: string;
+                            lead_uuid: string | null;
+                            company_uuid: string | null;
+                            /** @description What happened. Recorded by Leadflow: pipeline_stage_changed (The pipeline stage changed (payload: from, to; flow_uuid when a flow did it)); linkedin_message_sent (A LinkedIn message was sent (payload: sender_profile_uuid, linkedin_message_uuid, text)); linkedin_message_replied (A LinkedIn message from the contact arrived); linkedin_connection_request_sent (A LinkedIn connection request was sent); linkedin_connection_request_accepted (The contact accepted a LinkedIn connection request); email_sent (An e-mail was sent (payload: sender_profile_uuid, email_uuid, subject)); email_replied (An e-mail from the contact arrived); email_opened (The contact opened an e-mail); email_clicked (The contact clicked a link of an e-mail); email_bounced (An e-mail to the contact bounced); contact_enriched (The contact (or company) was filled from LinkedIn); linkedin_inmail_sent (An InMail was sent); linkedin_inmail_replied (An InMail from the contact arrived); email_unsubscribed (The contact unsubscribed); list_changed (The contact moved to another list (payload: from, to)); tags_added (Tags were added (payload: tag_uuids)); tags_removed (Tags were removed (payload: tag_uuids)); flow_enrolled (The contact entered a flow (payload: flow_uuid, flow_lead_uuid, added_by)); flow_finished (The contact finished a flow (payload: flow_uuid, reason: completed, replied...)); flow_canceled (The contact was taken out of a flow (payload: flow_uuid, reason)); flow_failed (The contact’s run through a flow failed (payload: flow_uuid, reason)); note_added (A note was written (payload: note_uuid, note)). Users add any other */
+                            type: string;
+                            /** @description Details of the activity */
+                            payload: {
+                                [key: string]: unknown;
+                            };
+                            user_id: number | null;
+                            /**
+                             * Format: date-time
+                             * @description When it happened
+                             */
+                            created_at: string;
+                        }[];
+                        /** @description Page size used (default 20, at most 1000) */
+                        limit: number;
+                        /** @description Records skipped before this page */
+                        offset: number;
+                        /** @description Records matching the filter */
+                        total: number;
+                        /** @description Whether records follow this page */
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description bad_request: malformed JSON, a bad Team-ID header or an unknown query parameter */
+            400: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description auth_exception: missing or invalid API key */
+            401: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description access_denied: not a member of the team named in Team-ID */
+            403: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description validation_error: error.data maps each failing field to its messages */
+            422: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+            /** @description rate_limited: too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description internal_error: quote the x-request-id when reporting it */
+            500: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description service_unavailable: the query took too long or the database is unreachable; retry or narrow it */
+            503: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    createActivity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Team to act in: the id of one of your teams, a positive integer (at most 9223372036854775807; 400 otherwise, 403 if you are not a member). Absent or empty: your default team, the first you joined. */
+                "Team-ID"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "object_uuid": "0190f000-0000-7000-8000-000000000001",
+                 *       "object_type": "lead",
+                 *       "type": "call",
+                 *       "payload": {
+                 *         "duration_minutes": 15,
+                 *         "outcome": "interested"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The contact or company (one of your team’s)
+                     */
+                    object_uuid: string;
+                    /**
+                     * @description What the activity is about: lead (a contact) or company
+                     * @enum {unknown}
+                     */
+                    object_type: "lead" | "company";
+                    /** @description What happened, e.g. call, meeting, demo_booked (a letter, then letters, digits, _ . -; 64 at most) */
+                    type: string;
+                    /** @description Details, e.g. {"duration_minutes": 15, "outcome": "interested"} */
+                    payload?: {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * Format: date-time
+                     * @description When it happened (default now); becomes created_at
+                     */
+                    occurred_at?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description One entry of a contact’s or company’s timeline */
+            201: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description Activity id
+                         */
+                        uuid: string;
+                        /** @description Team */
+                        team_id: number;
+                        /**
+                         * @description What the activity is about: lead (a contact) or company
+                         * @enum {unknown}
+                         */
+                        object_type: "lead" | "company";
+                        /**
+                         * Format: uuid
+                         * @description The contact or company
+                         */
+                        object_uuid: string;
+                        lead_uuid: string | null;
+                        company_uuid: string | null;
+                        /** @description What happened. Recorded by Leadflow: pipeline_stage_changed (The pipeline stage changed (payload: from, to; flow_uuid when a flow did it)); linkedin_message_sent (A LinkedIn message was sent (payload: sender_profile_uuid, linkedin_message_uuid, text)); linkedin_message_replied (A LinkedIn message from the contact arrived); linkedin_connection_request_sent (A LinkedIn connection request was sent); linkedin_connection_request_accepted (The contact accepted a LinkedIn connection request); email_sent (An e-mail was sent (payload: sender_profile_uuid, email_uuid, subject)); email_replied (An e-mail from the contact arrived); email_opened (The contact opened an e-mail); email_clicked (The contact clicked a link of an e-mail); email_bounced (An e-mail to the contact bounced); contact_enriched (The contact (or company) was filled from LinkedIn); linkedin_inmail_sent (An InMail was sent); linkedin_inmail_replied (An InMail from the contact arrived); email_unsubscribed (The contact unsubscribed); list_changed (The contact moved to another list (payload: from, to)); tags_added (Tags were added (payload: tag_uuids)); tags_removed (Tags were removed (payload: tag_uuids)); flow_enrolled (The contact entered a flow (payload: flow_uuid, flow_lead_uuid, added_by)); flow_finished (The contact finished a flow (payload: flow_uuid, reason: completed, replied...)); flow_canceled (The contact was taken out of a flow (payload: flow_uuid, reason)); flow_failed (The contact’s run through a flow failed (payload: flow_uuid, reason)); note_added (A note was written (payload: note_uuid, note)). Users add any other */
+                        type: string;
+                        /** @description Details of the activity */
+                        payload: {
+                            [key: string]: unknown;
+                        };
+                        user_id: number | null;
+                        /**
+                         * Format: date-time
+                         * @description When it happened
+                         */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description bad_request: malformed JSON, a bad Team-ID header or an unknown query parameter */
+            400: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description auth_exception: missing or invalid API key */
+            401: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description access_denied: not a member of the team named in Team-ID */
+            403: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description conflict: conflicts with an existing record or a concurrent change */
+            409: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description payload_too_large: the body is larger than the limit */
+            413: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error413"];
+                };
+            };
+            /** @description unsupported_media_type: send application/json */
+            415: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error415"];
+                };
+            };
+            /** @description validation_error: error.data maps each failing field to its messages */
+            422: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+            /** @description rate_limited: too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description internal_error: quote the x-request-id when reporting it */
+            500: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description service_unavailable: the query took too long or the database is unreachable; retry or narrow it */
+            503: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    getActivity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Team to act in: the id of one of your teams, a positive integer (at most 9223372036854775807; 400 otherwise, 403 if you are not a member). Absent or empty: your default team, the first you joined. */
+                "Team-ID"?: number;
+            };
+            path: {
+                /** @description UUID of the record */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One entry of a contact’s or company’s timeline */
+            200: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description Activity id
+                         */
+                        uuid: string;
+                        /** @description Team */
+                        team_id: number;
+                        /**
+                         * @description What the activity is about: lead (a contact) or company
+                         * @enum {unknown}
+                         */
+                        object_type: "lead" | "company";
+                        /**
+                         * Format: uuid
+                         * @description The contact or company
+                         */
+                        object_uuid: string;
+                        lead_uuid: string | null;
+                        company_uuid: string | null;
+                        /** @description What happened. Recorded by Leadflow: pipeline_stage_changed (The pipeline stage changed (payload: from, to; flow_uuid when a flow did it)); linkedin_message_sent (A LinkedIn message was sent (payload: sender_profile_uuid, linkedin_message_uuid, text)); linkedin_message_replied (A LinkedIn message from the contact arrived); linkedin_connection_request_sent (A LinkedIn connection request was sent); linkedin_connection_request_accepted (The contact accepted a LinkedIn connection request); email_sent (An e-mail was sent (payload: sender_profile_uuid, email_uuid, subject)); email_replied (An e-mail from the contact arrived); email_opened (The contact opened an e-mail); email_clicked (The contact clicked a link of an e-mail); email_bounced (An e-mail to the contact bounced); contact_enriched (The contact (or company) was filled from LinkedIn); linkedin_inmail_sent (An InMail was sent); linkedin_inmail_replied (An InMail from the contact arrived); email_unsubscribed (The contact unsubscribed); list_changed (The contact moved to another list (payload: from, to)); tags_added (Tags were added (payload: tag_uuids)); tags_removed (Tags were removed (payload: tag_uuids)); flow_enrolled (The contact entered a flow (payload: flow_uuid, flow_lead_uuid, added_by)); flow_finished (The contact finished a flow (payload: flow_uuid, reason: completed, replied...)); flow_canceled (The contact was taken out of a flow (payload: flow_uuid, reason)); flow_failed (The contact’s run through a flow failed (payload: flow_uuid, reason)); note_added (A note was written (payload: note_uuid, note)). Users add any other */
+                        type: string;
+                        /** @description Details of the activity */
+                        payload: {
+                            [key: string]: unknown;
+                        };
+                        user_id: number | null;
+                        /**
+                         * Format: date-time
+                         * @description When it happened
+                         */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description bad_request: malformed JSON, a bad Team-ID header or an unknown query parameter */
+            400: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description auth_exception: missing or invalid API key */
+            401: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description access_denied: not a member of the team named in Team-ID */
+            403: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description not_found: no such record (also for another team’s records) */
+            404: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description uri_too_long: a path parameter is longer than 100 characters */
+            414: {
+                headers: {
+                    /** @description Id of this request in the service’s logs: your x-request-id, or a new UUID */
+                    "x-request-id"?: string;
+                    /** @description Requests allowed per minute for your key (authenticated requests) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error414"];
                 };
             };
             /** @description validation_error: error.data maps each failing field to its messages */
@@ -36507,7 +37314,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Which contacts: {"ids": [...]}, {"all": true} (optionally with "excludeIds": [...]) and/or filter keys (q, uuid, user_id, list_uuid, pipeline_stage_uuid, company_uuid, data_source_uuid, sender_profile_uuid, name, first_name, last_name, company_name, company_ln_id, position, headline, about, avatar_url, ln_member_id, ln_id, sn_id, linkedin, facebook, twitter, work_email, personal_email, email, work_email_domain, work_phone_number, personal_phone_number, connections_number, followers_number, primary_language, supported_languages, skills, has_open_profile, has_verified_profile, has_premium, raw_address, timezone, status, linkedin_status, email_status, is_blacklisted, tags, tags_all, custom_fields, last_automation_approve_at, created_at, updated_at), combined with AND. At least one of ids, all: true or a filter key is required. */
+                    /** @description Which contacts: {"ids": [...]}, {"all": true} (optionally with "excludeIds": [...]) and/or filter keys (q, uuid, user_id, list_uuid, pipeline_stage_uuid, company_uuid, data_source_uuid, sender_profile_uuid, name, first_name, last_name, company_name, company_ln_id, position, headline, about, avatar_url, ln_member_id, ln_id, sn_id, linkedin, facebook, twitter, work_email, personal_email, email, work_email_domain, work_phone_number, personal_phone_number, connections_number, followers_number, primary_language, supported_languages, skills, has_open_profile, has_verified_profile, has_premium, raw_address, timezone, status, linkedin_status, email_status, is_blacklisted, has_unread, tags, tags_all, custom_fields, last_automation_approve_at, created_at, updated_at), combined with AND. At least one of ids, all: true or a filter key is required. */
                     filter: ({
                         ids?: string[] | null;
                         /** @description true: every contact of the team */
@@ -48507,6 +49314,12 @@ export interface operations {
                             /** @description Pending (in_progress) tasks by task type: the queue, not what was sent */
                             task_counts: {
                                 [key: string]: number;
+                            };
+                            /** @description Per channel (linkedin_connection_request, linkedin_message, linkedin_inmail, email): sent and what followed (accepted, opened, clicked, replied, blocked, bounced), over all time. Acceptance rate = linkedin_connection_request.accepted / .sent; reply rate = replied / sent summed over the message channels */
+                            conversions: {
+                                [key: string]: {
+                                    [key: string]: number;
+                                };
                             };
                         };
                     };
@@ -60807,6 +61620,7 @@ export interface operations {
                             folder: string | null;
                             opened_at: string | null;
                             clicked_at: string | null;
+                            read_at: string | null;
                             error: string | null;
                             sent_at: string | null;
                             /** Format: date-time */
@@ -61094,6 +61908,7 @@ export interface operations {
                             folder: string | null;
                             opened_at: string | null;
                             clicked_at: string | null;
+                            read_at: string | null;
                             error: string | null;
                             sent_at: string | null;
                             /** Format: date-time */
@@ -61164,6 +61979,7 @@ export interface operations {
                             folder: string | null;
                             opened_at: string | null;
                             clicked_at: string | null;
+                            read_at: string | null;
                             error: string | null;
                             sent_at: string | null;
                             /** Format: date-time */
@@ -61452,6 +62268,7 @@ export interface operations {
                             folder: string | null;
                             opened_at: string | null;
                             clicked_at: string | null;
+                            read_at: string | null;
                             error: string | null;
                             sent_at: string | null;
                             /** Format: date-time */
@@ -61905,6 +62722,7 @@ export interface operations {
                         folder: string | null;
                         opened_at: string | null;
                         clicked_at: string | null;
+                        read_at: string | null;
                         error: string | null;
                         sent_at: string | null;
                         /** Format: date-time */
@@ -62382,6 +63200,7 @@ export interface operations {
                             folder: string | null;
                             opened_at: string | null;
                             clicked_at: string | null;
+                            read_at: string | null;
                             error: string | null;
                             sent_at: string | null;
                             /** Format: date-time */
@@ -64386,7 +65205,7 @@ export interface operations {
                 order_field?: "created_at" | "updated_at" | "last_activity_at";
                 /** @description Sort direction (default desc unless the list says otherwise); 0/1 are accepted as asc/desc */
                 order_type?: "asc" | "desc" | 0 | 1;
-                /** @description Filter object (spec 2.1). Keys: uuid, lead_uuid, sender_profile_uuid, linkedin_account_uuid, last_activity_at, created_at, updated_at. GET form: filter[field]=v, filter[field][]=a, filter[field][>=]=v; a JSON string is accepted too, and a flat ?field=v filters like filter[field]=v. */
+                /** @description Filter object (spec 2.1). Keys: uuid, lead_uuid, sender_profile_uuid, linkedin_account_uuid, last_activity_at, unread_count, created_at, updated_at. GET form: filter[field]=v, filter[field][]=a, filter[field][>=]=v; a JSON string is accepted too, and a flat ?field=v filters like filter[field]=v. */
                 filter?: {
                     [key: string]: unknown;
                 };
@@ -64447,6 +65266,8 @@ export interface operations {
                             group_context: null;
                             /** @description Messages stored in it */
                             event_count: number;
+                            /** @description Messages from the contact not read yet (contact_mark_read sets it to 0) */
+                            unread_count: number;
                             last_activity_at: string | null;
                             last_stored_message_at: string | null;
                             last_msg_sync_at: string | null;

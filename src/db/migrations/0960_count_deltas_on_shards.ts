@@ -10,7 +10,7 @@ import { type Kysely, sql } from 'kysely';
 // Rows of a team being deleted are still skipped (its deltas go with it). On plain PostgreSQL the
 // result is the same; the setting is an inert placeholder there.
 
-type Spec = {
+export type DeltaTriggerSpec = {
   fn: string;
   table: string;
   /** Grouped columns besides team_id, with their types. */
@@ -36,38 +36,39 @@ const FLOW_LEAD_DIMS = [
   ['status', 'text'],
 ] as const;
 
-const rows = (dims: Spec['dims'], from: string, n: number) =>
+export const deltaRows = (dims: DeltaTriggerSpec['dims'], from: string, n: number) =>
   `select ${['team_id', ...dims.map(([name]) => name)].join(', ')}, ${n} as n from ${from}`;
 
-const changes = (fn: string, table: string, dims: Spec['dims']): Spec[] => [
-  { fn: `${fn}_insert`, table, dims, source: rows(dims, 'leadflow_new_rows', 1) },
-  { fn: `${fn}_delete`, table, dims, source: rows(dims, 'leadflow_old_rows', -1) },
+const changes = (fn: string, table: string, dims: DeltaTriggerSpec['dims']): DeltaTriggerSpec[] => [
+  { fn: `${fn}_insert`, table, dims, source: deltaRows(dims, 'leadflow_new_rows', 1) },
+  { fn: `${fn}_delete`, table, dims, source: deltaRows(dims, 'leadflow_old_rows', -1) },
   {
     fn: `${fn}_update`,
     table,
     dims,
-    source: `${rows(dims, 'leadflow_new_rows', 1)} union all ${rows(dims, 'leadflow_old_rows', -1)}`,
+    source: `${deltaRows(dims, 'leadflow_new_rows', 1)} union all ${deltaRows(dims, 'leadflow_old_rows', -1)}`,
   },
 ];
 
-const SPECS: Spec[] = [
+const SPECS: DeltaTriggerSpec[] = [
   {
     fn: 'leadflow_lead_count_inserted',
     table: 'lead_count_deltas',
     dims: [],
-    source: rows([], 'leadflow_new_rows', 1),
+    source: deltaRows([], 'leadflow_new_rows', 1),
   },
   {
     fn: 'leadflow_lead_count_deleted',
     table: 'lead_count_deltas',
     dims: [],
-    source: rows([], 'leadflow_old_rows', -1),
+    source: deltaRows([], 'leadflow_old_rows', -1),
   },
   ...changes('leadflow_task_counts', 'task_count_deltas', TASK_DIMS),
   ...changes('leadflow_flow_lead_counts', 'flow_lead_count_deltas', FLOW_LEAD_DIMS),
 ];
 
-function definition({ fn, table, dims, source }: Spec): string {
+/** A count-delta trigger function that also runs on Citus (see the top of this file). */
+export function deltaTriggerFunction({ fn, table, dims, source }: DeltaTriggerSpec): string {
   const columns = ['team_id', ...dims.map(([name]) => name)];
   const record = [['team_id', 'bigint'], ...dims, ['delta', 'bigint']]
     .map(([n, t]) => `${n} ${t}`)
@@ -92,5 +93,5 @@ function definition({ fn, table, dims, source }: Spec): string {
 }
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql.raw(SPECS.map(definition).join('\n')).execute(db);
+  await sql.raw(SPECS.map(deltaTriggerFunction).join('\n')).execute(db);
 }

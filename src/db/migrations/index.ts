@@ -31,6 +31,9 @@ import * as citusKeys from './0930_citus_keys.js';
 import * as authNotifyOnCoordinator from './0940_auth_notify_on_coordinator.js';
 import * as accounts from './0950_accounts.js';
 import * as countDeltasOnShards from './0960_count_deltas_on_shards.js';
+import * as activities from './1100_activities.js';
+import * as readState from './1110_read_state.js';
+import * as activityCountsOnShards from './1120_activity_counts_on_shards.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_identity': identity,
@@ -63,4 +66,7 @@ export const migrations: Record<string, Migration> = {
   '0940_auth_notify_on_coordinator': authNotifyOnCoordinator,
   '0950_accounts': accounts,
   '0960_count_deltas_on_shards': countDeltasOnShards,
+  '1100_activities': activities,
+  '1110_read_state': readState,
+  '1120_activity_counts_on_shards': activityCountsOnShards,
 };

@@ -19,7 +19,10 @@ import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-route
 import { api, call, messageOf } from '../api';
 import { rememberTeam, useSession } from '../session';
 
-const NAV: { to: string; label: string }[] = [{ to: '/contacts', label: 'Contacts' }];
+const NAV: { to: string; label: string }[] = [
+  { to: '/contacts', label: 'Contacts' },
+  { to: '/flows', label: 'Flows' },
+];
 
 export function AppLayout() {
   const [opened, { toggle, close }] = useDisclosure();
