@@ -20,6 +20,8 @@ export type SmtpRelay = {
   failAuth(fail: boolean): void;
   /** Answers the next DATA with this code (421/451 transient, 554 permanent). */
   failNextData(code: number | null): void;
+  /** Takes (and delivers) the next message, then drops the connection without answering its DATA. */
+  dropAfterNextData(): void;
   close(): Promise<void>;
 };
 
@@ -92,6 +94,7 @@ export async function startSmtpRelay(options: {
   const received: ReceivedMessage[] = [];
   let authFails = false;
   let nextDataCode: number | null = null;
+  let dropNext = false;
 
   const deliver = (from: string, to: string[], raw: string) => lmtp.sendMail({ envelope: { from, to }, raw });
 
@@ -152,7 +155,17 @@ export async function startSmtpRelay(options: {
           }
         };
         work().then(
-          () => callback(null, 'Message queued'),
+          () => {
+            if (!dropNext) return callback(null, 'Message queued');
+            dropNext = false;
+            // Taken, but the answer never reaches the client: its connection drops.
+            const connections = (
+              server as unknown as { connections: Set<{ id: string; _socket: { destroy(): void } }> }
+            ).connections;
+            for (const connection of connections) {
+              if (connection.id === session.id) connection._socket.destroy();
+            }
+          },
           (error) => callback(error),
         );
       });
@@ -168,6 +181,9 @@ export async function startSmtpRelay(options: {
     },
     failNextData(code) {
       nextDataCode = code;
+    },
+    dropAfterNextData() {
+      dropNext = true;
     },
     async close() {
       lmtp.close();

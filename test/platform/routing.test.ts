@@ -2,9 +2,12 @@
 // paths and 405 with Allow for a known path with another method (whoever asks, before authentication),
 // 414 for an over-long path parameter, 400 for a malformed URL, 415 for a body type the route does not
 // read, 431 for an oversized request head (over a real socket: Node answers it before Fastify sees it).
-import { connect } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext, type TestUser } from '../harness.js';
+import { buildApp } from '../../src/app.js';
+import { createLogger } from '../../src/lib/logger.js';
+import { createTestContext, type TestContext, type TestUser, waitFor } from '../harness.js';
 
 let ctx: TestContext;
 let alice: TestUser;
@@ -31,7 +34,7 @@ describe('route matching first', () => {
       const res = await ctx.request(user, { method: 'GET', url: '/leads/api/leads?limit=2' });
       expectEnvelope(res, 405, 'method_not_allowed');
       expect(res.headers.allow).toBe('POST');
-      expect(res.json().message).toBe('GET is not allowed on /leads/api/leads; use POST.');
+      expect(res.json().message).toMatch(/^GET is not allowed on \/leads\/api\/leads; it answers POST /);
     }
     const lists = await ctx.request(null, { method: 'DELETE', url: '/leads/api/lists' });
     expectEnvelope(lists, 405, 'method_not_allowed');
@@ -90,24 +93,79 @@ describe('framework errors in our envelope', () => {
     expectEnvelope(res, 415, 'unsupported_media_type');
     expect(res.json().message).toContain('application/json');
   });
+});
 
-  it('answers an oversized request head with 431 on the socket', async () => {
-    await ctx.app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = ctx.app.server.address() as { port: number };
-    const raw = await new Promise<string>((resolve, reject) => {
-      const socket = connect(port, '127.0.0.1', () => {
-        socket.write(`GET /leads/api/lists?q=${'x'.repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
-      });
+describe('an oversized request head (over a real socket: Node answers it before Fastify sees it)', () => {
+  let app: FastifyInstance;
+  let port: number;
+  const log: string[] = [];
+
+  beforeAll(async () => {
+    // The app as a server runs it: logging at info, here into `log` instead of stdout.
+    app = await buildApp({
+      config: ctx.config,
+      db: ctx.db,
+      services: ctx.services,
+      logger: createLogger('info', { write: (line: string) => log.push(line) }),
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    port = (app.server.address() as AddressInfo).port;
+  });
+  afterAll(() => app.close());
+
+  /** Sends `head` on a raw socket and returns what came back before the server closed it. */
+  function send(head: string): Promise<string> {
+    return new Promise((resolve) => {
       let data = '';
+      const socket = connect(port, '127.0.0.1', () => socket.write(head));
       socket.on('data', (chunk) => {
         data += chunk.toString();
       });
+      // The server closes while a large head is still arriving: the client may see a reset.
+      socket.on('error', () => resolve(data));
       socket.on('close', () => resolve(data));
-      socket.on('error', reject);
     });
+  }
+
+  function answer(raw: string) {
     expect(raw).toMatch(/^HTTP\/1\.1 431 /);
     expect(raw).toMatch(/x-request-id: [0-9a-f-]{36}/);
     const body = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4));
     expect(body).toMatchObject({ error: { reason: 'headers_too_large' }, code: 431 });
+    return body.message as string;
+  }
+
+  it('says the URL is too long when the URL is', async () => {
+    const message = answer(
+      await send(`GET /leads/api/lists?q=${'x'.repeat(20_000)} HTTP/1.1\r\nHost: a\r\n\r\n`),
+    );
+    expect(message).toMatch(/^The URL is too long/);
+  });
+
+  it('says a header is too large when one is, not the URL', async () => {
+    const head = `GET /leads/api/lists HTTP/1.1\r\nHost: a\r\nCookie: c=${'y'.repeat(20_000)}\r\n\r\n`;
+    const message = answer(await send(head));
+    expect(message).toMatch(/^The request headers are too large/);
+    expect(message).toContain('request line is only 29 bytes');
+    expect(message).not.toContain('URL');
+  });
+
+  it('logs the code and sizes of a 64 KB head, never its bytes (the bearer token stays out)', async () => {
+    log.length = 0;
+    const token = alice.apiKey;
+    const head =
+      `GET /leads/api/lists HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer ${token}\r\n` +
+      `X-Padding: ${'z'.repeat(64 * 1024)}\r\n\r\n`;
+    await send(head);
+    await waitFor(async () => log.length > 0, 5000);
+    const written = log.join('');
+    expect(written.length).toBeLessThan(1024);
+    expect(written).not.toContain(token);
+    expect(written).not.toContain('zzzz');
+    expect(written).not.toContain('rawPacket');
+    const line = JSON.parse(log[0]!) as Record<string, unknown>;
+    expect(line).toMatchObject({ level: 30, code: 'HPE_HEADER_OVERFLOW', status: 431 });
+    expect(line.bytesReceived).toBeGreaterThan(16 * 1024);
+    expect(line.reqId).toMatch(/^[0-9a-f-]{36}$/);
   });
 });

@@ -336,6 +336,41 @@ describe.skipIf(!mailServersAvailable)('e-mail flows (engine, SMTP, Dovecot, IMA
     expect(mail.relay.received.filter((m) => m.to.includes(lead.work_email!.toLowerCase()))).toHaveLength(1);
   });
 
+  it('never sends twice when the server takes a message and drops the connection before answering', async () => {
+    const { sender, mailbox } = await senderWithMailbox();
+    const to = await mail.account();
+    const lead = await contact(to.email, 'Dora');
+    const flow = await makeFlow(db(), team(), {
+      senders: [sender.uuid],
+      nodes: [
+        { id: 1, type: 'email_send_message', payload: { subject: 'Once', template: 'Hi' }, next: { 1: 2 } },
+        { id: 2, type: 'end' },
+      ],
+    });
+    const [row] = await enroll(db(), team(), flow, [lead.uuid], { at: h.clock.now() });
+    const before = mail.relay.received.length;
+    mail.relay.dropAfterNextData();
+    await h.run(async () => (await status(row!.uuid)).status !== 'in_progress', { stepMs: 60_000 });
+    // The relay took it once; the driver answered unconfirmed, and the outcome check (a plain SMTP
+    // host files no Sent copy itself) could not tell: the step fails instead of sending again.
+    expect(mail.relay.received.slice(before).filter((m) => m.to.includes(to.email))).toHaveLength(1);
+    expect(await status(row!.uuid)).toEqual({ status: 'failed', reason: 'unknown_outcome' });
+    const task = await db()
+      .selectFrom('tasks')
+      .select(['status', 'automation_error_code', 'error_msg'])
+      .where('flow_lead_uuid', '=', row!.uuid)
+      .where('type', '=', 'email_send_message')
+      .executeTakeFirstOrThrow();
+    expect(task).toMatchObject({ status: 'failed', automation_error_code: 'unknown_outcome' });
+    expect(task.error_msg).toMatch(/^unconfirmed: no answer after the message was handed over/);
+    const email = await db()
+      .selectFrom('emails')
+      .select('status')
+      .where('mailbox_uuid', '=', mailbox.uuid)
+      .executeTakeFirstOrThrow();
+    expect(email.status).toBe('waiting');
+  });
+
   it('holds a mailbox to its daily limit: the next contact waits for the next day', async () => {
     const { sender, mailbox } = await senderWithMailbox({ daily: 1 });
     const [a, b] = [await mail.account(), await mail.account()];

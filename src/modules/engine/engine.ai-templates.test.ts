@@ -1,6 +1,6 @@
 // Action nodes that name a saved AI template (`template_uuid`): the engine composes the message with the
 // same code as the render endpoint - the body for plain templates, the LLM (a local OpenAI-compatible
-// stand-in) for templates with a prompt, the fallback when the LLM fails - and skips the step, saying
+// stand-in) for templates with a prompt, the fallback when the LLM fails - and fails the step, saying
 // why, when there is nothing to send.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -67,7 +67,7 @@ async function sendWith(templateUuid: string, name: string) {
       .select('status')
       .where('uuid', '=', row!.uuid)
       .executeTakeFirst();
-    return fl?.status === 'finished';
+    return fl?.status === 'finished' || fl?.status === 'failed';
   });
   const sent = await db
     .selectFrom('sandbox_linkedin_actions')
@@ -134,7 +134,7 @@ describe('action nodes with a saved AI template', () => {
     expect(String((task.payload as { message_note?: string }).message_note)).toMatch(/fallback was used/);
   });
 
-  it('skips the step with the reason when the LLM fails and the fallback is off', async () => {
+  it('fails the step with the reason when the LLM fails and the fallback is off', async () => {
     standIn.answer(() => ({ status: 500 }));
     const uuid = await aiTemplate({
       prompt: 'Write an opener.',
@@ -143,17 +143,17 @@ describe('action nodes with a saved AI template', () => {
     });
     const { sent, task } = await sendWith(uuid, 'NoFallback');
     expect(sent).toEqual([]);
-    expect(task).toMatchObject({ status: 'skipped', automation_error_code: 'template_error' });
+    expect(task).toMatchObject({ status: 'failed', automation_error_code: 'template_error' });
     expect(task.error_msg).toMatch(/enable_fallback is off/);
   });
 
-  it('skips the step when the template was deleted after the flow was saved', async () => {
+  it('fails the step when the template was deleted after the flow was saved', async () => {
     const uuid = await aiTemplate({ body: 'Soon gone' });
     const res = await h.ctx.request(h.user, { method: 'DELETE', url: `/flows/api/ai-templates/${uuid}` });
     expect(res.statusCode).toBe(204);
     const { sent, task } = await sendWith(uuid, 'Deleted');
     expect(sent).toEqual([]);
-    expect(task).toMatchObject({ status: 'skipped', automation_error_code: 'template_error' });
+    expect(task).toMatchObject({ status: 'failed', automation_error_code: 'template_error' });
     expect(task.error_msg).toMatch(/no longer exists/);
   });
 });

@@ -10,9 +10,10 @@ import {
   type NodeSpec,
 } from '../../../test/automation-factories.js';
 import { createEngineHarness, type EngineHarness } from '../../../test/engine-harness.js';
+import { unconfirmingDriver } from '../../../test/unconfirming-driver.js';
 import { createLogger } from '../../lib/logger.js';
 import { noLlm } from '../llm/llm-client.js';
-import type { ChannelDriver, DriverRegistry } from './drivers/driver.js';
+import type { ChannelDriver, DriverRegistry, OutcomeCheck } from './drivers/driver.js';
 import { SimulatedCrash } from './engine.js';
 import { runTeamBatch } from './run/batch.js';
 import { claimDueEnrollments } from './run/claim.js';
@@ -159,6 +160,51 @@ describe('a channel that cannot tell whether it sent', () => {
       .where('flow_lead_uuid', '=', row.uuid)
       .executeTakeFirstOrThrow();
     expect(task).toEqual({ status: 'failed', automation_error_code: 'unknown_outcome' });
+  });
+});
+
+describe('an action the channel answers unconfirmed (past its irreversible step)', () => {
+  let h: EngineHarness;
+  const unsure = unconfirmingDriver();
+  beforeAll(async () => {
+    h = await createEngineHarness({ engine: { drivers: { resolve: async () => unsure.driver } } });
+  });
+  afterAll(() => h.close());
+  const taskOf = (row: { uuid: string }) =>
+    h.ctx.db
+      .selectFrom('tasks')
+      .select(['status', 'automation_error_code', 'error_msg', 'remote_ref'])
+      .where('flow_lead_uuid', '=', row.uuid)
+      .where('type', '=', 'linkedin_send_connection_request')
+      .executeTakeFirstOrThrow();
+  const answering = (answer: OutcomeCheck) =>
+    Object.assign(unsure.state, { performed: 0, checks: 0, answer });
+
+  it('is never retried: the outcome check decides (unknown -> unknown_outcome with the cause)', async () => {
+    answering('unknown');
+    const { row } = await setup(h, 'Unsure');
+    await h.run(finished(h, row.uuid));
+    expect([unsure.state.performed, unsure.state.checks]).toEqual([1, 1]);
+    const task = await taskOf(row);
+    expect(task).toMatchObject({ status: 'failed', automation_error_code: 'unknown_outcome' });
+    expect(task.error_msg).toMatch(/^unconfirmed: Send was clicked.*it is not sent again\.$/);
+  });
+
+  it('is recorded as sent when the check finds it done', async () => {
+    answering('done');
+    const { row } = await setup(h, 'Found');
+    await h.run(finished(h, row.uuid));
+    expect([unsure.state.performed, unsure.state.checks]).toEqual([1, 1]);
+    expect(await taskOf(row)).toMatchObject({ status: 'closed', remote_ref: 'reconciled' });
+  });
+
+  it('is tried again only after a sure not_done, and at most the attempts allowed', async () => {
+    answering('not_done');
+    const { row } = await setup(h, 'Again');
+    await h.run(finished(h, row.uuid));
+    expect(unsure.state.performed).toBe(h.ctx.config.engine.maxAttempts);
+    expect(unsure.state.checks).toBe(unsure.state.performed);
+    expect(await taskOf(row)).toMatchObject({ status: 'failed', automation_error_code: 'too_many_attempts' });
   });
 });
 

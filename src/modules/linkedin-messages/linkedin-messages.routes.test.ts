@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSandboxSeat, makeSender } from '../../../test/automation-factories.js';
 import { makeLeads, makeList } from '../../../test/factories.js';
 import { createTestContext, type TestContext, type TestUser, waitFor } from '../../../test/harness.js';
+import { unconfirmingDriver } from '../../../test/unconfirming-driver.js';
 import { linkedInMessageDeps } from '../../deps.js';
 import { deliverSandboxResponses } from '../engine/sandbox/sandbox-responder.js';
 import { processQueuedMessage, reconcileStaleMessages } from './linkedin-send.js';
@@ -303,6 +304,43 @@ describe('sending queued messages', () => {
       .set({ status: 'running' })
       .where('sender_profile_uuid', '=', senderUuid)
       .execute();
+  });
+});
+
+describe('a send the channel answers unconfirmed (Send clicked, no confirmation)', () => {
+  it('is never resent: left in progress for the outcome check, then failed visibly (retry refused)', async () => {
+    const unsure = unconfirmingDriver();
+    const unsureDeps = { ...deps, drivers: { resolve: async () => unsure.driver } };
+    const res = await post(alice, {
+      sender_profile_uuid: senderUuid,
+      lead_uuid: leadUuid,
+      text: 'Only once',
+    });
+    const uuid = res.json().uuid as string;
+    const now = new Date();
+    const first = await processQueuedMessage(unsureDeps, alice.teamId, uuid, now);
+    expect(first.outcome).toBe('waiting');
+    expect(await message(uuid)).toMatchObject({
+      status: 'in_progress',
+      fail_reason: expect.stringMatching(/^unconfirmed: /),
+    });
+    // Looked at again before the reconcile delay: still nobody sends it.
+    expect(await processQueuedMessage(unsureDeps, alice.teamId, uuid, now)).toMatchObject({
+      outcome: 'waiting',
+    });
+    expect(await processQueuedMessage(unsureDeps, alice.teamId, uuid, first.retryAt!)).toMatchObject({
+      outcome: 'failed',
+    });
+    expect(unsure.state.performed).toBe(1);
+    expect(await message(uuid)).toMatchObject({
+      status: 'failed',
+      fail_reason: expect.stringMatching(/^unknown_outcome: Send was clicked; .* it is not sent again\.$/),
+    });
+    const retry = await ctx.request(alice, {
+      method: 'PUT',
+      url: `/flows/api/linkedin-messages/${uuid}/retry`,
+    });
+    expect(retry.statusCode).toBe(422);
   });
 });
 

@@ -6,7 +6,8 @@
 // called; the outcome is a second commit. A message found in_progress later (a crash in between) is
 // only resolved by asking the channel (`checkOutcome`) once nobody can still be sending it: done ->
 // recorded as sent, not done -> queued again, unknown -> failed with `unknown_outcome` - never resent
-// on a guess.
+// on a guess. A send the channel answers `unconfirmed` (past the click on Send without a confirmation)
+// is left in progress the same way.
 import type { Logger } from 'pino';
 import type { Database, Executor } from '../../db/database.js';
 import { nextOpenInstant } from '../../lib/schedule.js';
@@ -215,6 +216,19 @@ async function recordOutcome(
       );
     case 'session':
       return requeue(db, message, new Date(now.getTime() + WAIT_MS), now, false);
+    case 'check':
+      // Past the irreversible step without a confirmation: left in progress for the outcome check.
+      await db
+        .updateTable('linkedin_messages')
+        .set({ fail_reason: reason, updated_at: now })
+        .where('team_id', '=', message.team_id)
+        .where('uuid', '=', message.uuid)
+        .where('status', '=', 'in_progress')
+        .execute();
+      return {
+        retryAt: new Date((message.taken_at ?? now).getTime() + deps.reconcileAfterMs + 1000),
+        outcome: 'waiting',
+      };
     default:
       // skip and fail alike: the message did not go out and will not.
       return fail(db, message, reason, now);
@@ -244,11 +258,24 @@ export async function reconcileMessage(
     await recordSent(db, message, null, message.taken_at ?? now, now);
     return { outcome: 'reconciled' };
   }
-  if (check === 'not_done') return requeue(db, message, now, now, false);
+  if (check === 'not_done') {
+    if (message.attempts + 1 >= deps.maxAttempts) {
+      return fail(
+        db,
+        message,
+        `too_many_attempts: ${message.fail_reason ?? 'LinkedIn shows it was not sent'}`,
+        now,
+      );
+    }
+    return requeue(db, message, now, now, true);
+  }
+  const cause = message.fail_reason?.startsWith('unconfirmed:')
+    ? message.fail_reason.replace(/^unconfirmed: /, '').replace(/\.$/, '')
+    : 'the worker stopped while this message was being sent';
   return fail(
     db,
     message,
-    'unknown_outcome: the worker stopped while this message was being sent and LinkedIn cannot tell whether it went out; it is not sent again.',
+    `unknown_outcome: ${cause}, and LinkedIn cannot tell whether it went out; it is not sent again.`,
     now,
   );
 }

@@ -195,8 +195,12 @@ export function createEmailDriver(deps: OutboundDeps): ChannelDriver {
           detail: { email: await emailEventObject(db, result.email), mailbox_uuid: mailbox.uuid },
         };
       }
-      await refundMailbox(db, mailbox);
       const { failure } = result;
+      if (failure.kind === 'unconfirmed') {
+        // It may have gone out: the mailbox keeps the send counted and the engine asks checkOutcome.
+        return { ok: false, reason: 'unconfirmed', message: failure.message };
+      }
+      await refundMailbox(db, mailbox);
       switch (failure.kind) {
         case 'recipient':
           return { ok: false, reason: 'invalid_recipient', message: failure.message };

@@ -1,7 +1,8 @@
 // Sending one e-mail through a mailbox, for the engine's driver and the send-email endpoint alike:
 // the e-mail and its body are stored first (status waiting, a stable Message-ID), then the message
 // goes out over SMTP, then the row says what happened. A row already sent is never sent again, so a
-// retried task cannot send twice; a hard SMTP refusal of the recipient is a bounce.
+// retried task cannot send twice; a hard SMTP refusal of the recipient is a bounce; a hand-over the
+// server never answered stays waiting (`unconfirmed`) for the outcome check.
 import type { Selectable } from 'kysely';
 import type { Config } from '../../../config.js';
 import type { Database, Executor } from '../../../db/database.js';
@@ -193,6 +194,18 @@ export async function sendEmail(deps: OutboundDeps, input: SendInput): Promise<S
     await mail.send(input.mailbox, envelope, raw);
   } catch (error) {
     const failure = classifyMailError(error);
+    if (failure.kind === 'unconfirmed') {
+      // The server may have taken it: the e-mail stays waiting (not error), so the outcome check looks
+      // for it instead of anyone sending it again.
+      const waiting = await db
+        .updateTable('emails')
+        .set({ error: failure.message, updated_at: input.now })
+        .where('team_id', '=', teamId)
+        .where('uuid', '=', email.uuid)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return { email: waiting, failure };
+    }
     const updated = await db.transaction().execute(async (trx) => {
       if (failure.kind === 'recipient') {
         return recordBounce(trx, {

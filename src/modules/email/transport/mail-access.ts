@@ -6,6 +6,7 @@
 // outbound guard: resolved and checked, then connected to by the checked address (the name kept for
 // TLS), and a refused one is never connected to - its error says why, not whether a port is open.
 
+import { Readable } from 'node:stream';
 import { ImapFlow } from 'imapflow';
 import type { Selectable } from 'kysely';
 import nodemailer from 'nodemailer';
@@ -22,7 +23,7 @@ import type { SecretBox } from '../../../lib/secrets.js';
 import type { ConnectionSettings, MailboxesTable } from '../email.tables.js';
 import { refreshAccessToken } from '../oauth/oauth-client.js';
 import { type MailboxSecrets, openSecrets, sealSecrets } from './credentials.js';
-import { classifyMailError, MailFailure } from './mail-errors.js';
+import { classifyMailError, classifySendError, MailFailure } from './mail-errors.js';
 
 export type Mailbox = Selectable<MailboxesTable>;
 
@@ -216,12 +217,28 @@ export function createMailAccess(deps: MailAccessDeps) {
       return undefined;
     },
 
-    /** Sends one raw RFC 5322 message; throws a MailFailure. Returns the server's answer. */
+    /**
+     * Sends one raw RFC 5322 message; throws a MailFailure (`unconfirmed` when the connection failed
+     * after the server took the data but before it answered). Returns the server's answer.
+     */
     async send(mailbox: Mailbox, envelope: SendEnvelope, raw: Buffer | string): Promise<string> {
       return withOAuthRetry(mailbox, async (force) => {
         const transport = await transportFor(mailbox, force);
-        const info = await transport.sendMail({ envelope, raw });
-        return info.response ?? '';
+        // nodemailer reads the message only once the server accepted DATA (354): the irreversible step.
+        let dataStarted = false;
+        const message = new Readable({
+          read() {
+            dataStarted = true;
+            this.push(raw);
+            this.push(null);
+          },
+        });
+        try {
+          const info = await transport.sendMail({ envelope, raw: message });
+          return info.response ?? '';
+        } catch (error) {
+          throw classifySendError(error, dataStarted);
+        }
       });
     },
 

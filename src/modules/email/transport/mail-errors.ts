@@ -11,7 +11,13 @@ export type MailFailureKind =
   /** The server's address is refused by the outbound guard (nothing was connected): fix the settings. */
   | 'blocked'
   /** Anything that may pass: connection, timeout, 4xx. */
-  | 'transient';
+  | 'transient'
+  /**
+   * The message was handed over (the server asked for the data and took it) but the server's answer
+   * never came (a dropped connection, a timeout): it may have been accepted, so it is never sent again
+   * on a guess.
+   */
+  | 'unconfirmed';
 
 export class MailFailure extends Error {
   constructor(
@@ -35,6 +41,16 @@ type RawError = Error & {
   authenticationFailed?: boolean;
   serverResponseCode?: string;
 };
+
+/**
+ * A send's failure once the message data started flowing: a server answer (4xx, 5xx) still says the
+ * message was not taken; anything else (the connection dropped, a timeout) leaves it unknown.
+ */
+export function classifySendError(error: unknown, dataStarted: boolean): MailFailure {
+  const failure = classifyMailError(error);
+  if (!dataStarted || failure.kind !== 'transient' || failure.responseCode !== undefined) return failure;
+  return new MailFailure('unconfirmed', `no answer after the message was handed over: ${failure.message}`);
+}
 
 export function classifyMailError(error: unknown): MailFailure {
   if (error instanceof MailFailure) return error;

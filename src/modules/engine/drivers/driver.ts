@@ -25,6 +25,14 @@ export function isActionType(type: string): type is ActionType {
   return (LINKEDIN_ACTIONS as readonly string[]).includes(type) || type === 'email_send_message';
 }
 
+/** Actions that are their text: a driver is never called for one of them without a text to send. */
+export const TEXT_ACTIONS: ReadonlySet<string> = new Set<ActionType>([
+  'linkedin_send_message',
+  'linkedin_send_inmail',
+  'linkedin_comment_latest_post',
+  'email_send_message',
+]);
+
 export function channelOf(type: ActionType): Channel {
   return type === 'email_send_message' ? 'email' : 'linkedin';
 }
@@ -82,6 +90,12 @@ export type FailureReason =
   | 'checkpoint'
   | 'no_channel'
   | 'transient'
+  /**
+   * The action passed its irreversible step (the click on Send, the SMTP DATA) but the channel could not
+   * confirm it went out (a timeout, no confirmation on the page). Never retried: the engine asks
+   * `checkOutcome` once nobody can still be acting on it, and only a sure `not_done` allows another try.
+   */
+  | 'unconfirmed'
   /** E-mail: every mailbox of the sender is at its daily limit or inside its send interval. */
   | 'mailbox_limit'
   /** E-mail: the contact has no address to send to. */

@@ -208,10 +208,16 @@ async function loadContext(
         typeof node.payload.subject === 'string'
           ? prepared.render(node.payload.subject, work.fl.lead_uuid, work.fl.sender_profile_uuid, `${seed}:s`)
           : { text: null, missing: [] as string[], error: undefined as string | undefined };
+      const error = text.error
+        ? `payload.template: ${text.error}`
+        : subject.error
+          ? `payload.subject: ${subject.error}`
+          : undefined;
       return {
         text: text.text,
         subject: subject.text,
         missing: [...new Set([...text.missing, ...subject.missing])],
+        ...(error ? { error } : {}),
       };
     },
     compose(work, node) {
@@ -223,9 +229,11 @@ async function loadContext(
       );
     },
     renderText(work, template) {
-      return (
-        prepared.render(template, work.fl.lead_uuid, work.fl.sender_profile_uuid, `${work.fl.uuid}:text`)
-          .text ?? ''
+      return prepared.render(
+        template,
+        work.fl.lead_uuid,
+        work.fl.sender_profile_uuid,
+        `${work.fl.uuid}:text`,
       );
     },
   };

@@ -19,10 +19,11 @@ import {
   type ChannelDriver,
   type DriverRegistry,
   LINKEDIN_ACTIONS,
+  TEXT_ACTIONS,
 } from '../drivers/driver.js';
 import { uniform } from '../rng.js';
 import { parkSenderActions } from '../sender-pauses.js';
-import { recordOutcomes, wakeEnrollment } from './outcomes.js';
+import { failUnsendable, recordOutcomes, wakeEnrollment } from './outcomes.js';
 import type { SenderRow, TaskRow } from './work.js';
 
 export type SenderLimits = (
@@ -540,12 +541,23 @@ export async function dispatchSender(deps: DispatchDeps, state: StateRow, now: D
         .where('uuid', '=', task.uuid)
         .execute();
     }
-    const taken = await takeIntents(
-      db,
-      state,
-      open.filter((t) => requests.has(t.uuid)),
-      now,
-    );
+    const unsendable = open.filter((t) => {
+      const request = requests.get(t.uuid);
+      return request !== undefined && TEXT_ACTIONS.has(request.type) && !request.text?.trim();
+    });
+    if (unsendable.length > 0) {
+      // Checked again at the channel's door: a driver never gets an empty text to send.
+      await failUnsendable(
+        db,
+        state.team_id,
+        unsendable.map((t) => ({ uuid: t.uuid, reason: 'The task has no text to send; nothing was sent.' })),
+        now,
+      );
+      for (const task of unsendable) requests.delete(task.uuid);
+    }
+    const sendable = open.filter((t) => requests.has(t.uuid));
+    if (sendable.length === 0) continue;
+    const taken = await takeIntents(db, state, sendable, now);
     if (taken.size === 0) {
       // Either we lost the sender to another dispatcher, or every task moved: look again (bounded).
       acted += 1;
@@ -577,7 +589,7 @@ export async function dispatchSender(deps: DispatchDeps, state: StateRow, now: D
       await parkSenderActions(db, state.team_id, sender.uuid, state.channel, 'seat_login_issue');
     }
     state.paused_until = paused;
-    if (outcomes.length < batch.length || outcomes.includes('unknown')) {
+    if (outcomes.length < batch.length || outcomes.includes('unknown') || effect.awaitingCheck) {
       // Some intent has no outcome: the reconciler takes it once nobody can still be acting on it.
       await release(db, state, {
         nextDispatchAt: new Date(now.getTime() + deps.config.reconcileAfterMs),

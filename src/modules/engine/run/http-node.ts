@@ -3,6 +3,7 @@
 // before the batch commits repeats it, so endpoints should be idempotent (the task uuid is sent as
 // Idempotency-Key to help them).
 import { InvalidTargetError, type WebhookClient } from '../../webhooks/webhook-client.js';
+import type { Rendered } from '../render.js';
 import type { EngineNode } from '../version.js';
 import type { TaskOutcome, Work } from './work.js';
 
@@ -11,12 +12,22 @@ const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 export type HttpNodeDeps = {
   client: WebhookClient;
   /** Renders a template string for the work's contact and sender. */
-  render(work: Work, template: string): string;
+  render(work: Work, template: string): Rendered;
   /** Waits between retries (the simulation passes a no-op). */
   sleep(ms: number): Promise<void>;
 };
 
+/** A payload text that cannot be rendered: the call is not made with it. */
+class UnrenderedText extends Error {}
+
+function renderAt(work: Work, deps: HttpNodeDeps, path: string, template: string): string {
+  const rendered = deps.render(work, template);
+  if (rendered.error !== undefined) throw new UnrenderedText(`${path}: ${rendered.error}`);
+  return rendered.text ?? '';
+}
+
 function stringMap(
+  field: string,
   value: unknown,
   work: Work,
   deps: HttpNodeDeps,
@@ -25,7 +36,8 @@ function stringMap(
   const out: Record<string, string> = {};
   if (!value || typeof value !== 'object' || Array.isArray(value)) return out;
   for (const [key, raw] of Object.entries(value as Record<string, unknown>)) {
-    const rendered = raw === null || raw === undefined ? '' : deps.render(work, String(raw));
+    const rendered =
+      raw === null || raw === undefined ? '' : renderAt(work, deps, `payload.${field}.${key}`, String(raw));
     if (dropEmpty && rendered === '') continue;
     out[key] = rendered;
   }
@@ -33,6 +45,15 @@ function stringMap(
 }
 
 export async function callApi(node: EngineNode, work: Work, deps: HttpNodeDeps): Promise<TaskOutcome> {
+  try {
+    return await call(node, work, deps);
+  } catch (error) {
+    if (!(error instanceof UnrenderedText)) throw error;
+    return { status: 'failed', automation_error_code: 'template_error', error_msg: error.message };
+  }
+}
+
+async function call(node: EngineNode, work: Work, deps: HttpNodeDeps): Promise<TaskOutcome> {
   const p = node.payload;
   const method = String(p.method ?? 'POST').toUpperCase();
   if (!METHODS.has(method)) {
@@ -43,26 +64,27 @@ export async function callApi(node: EngineNode, work: Work, deps: HttpNodeDeps):
     };
   }
   const dropEmpty = p.should_remove_empty_values === true || p.should_remove_empty_values === 1;
+  // Every text is rendered before anything goes out: one that cannot be rendered makes no call.
+  const endpoint = renderAt(work, deps, 'payload.endpoint', String(p.endpoint ?? ''));
+  const query = stringMap('query', p.query, work, deps, dropEmpty);
+  const body =
+    method === 'GET' || method === 'DELETE'
+      ? undefined
+      : JSON.stringify(stringMap('post', p.post, work, deps, dropEmpty));
+  const headers = {
+    ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    'idempotency-key': `${work.fl.uuid}:${work.fl.step}`,
+    ...stringMap('headers', p.headers, work, deps, dropEmpty),
+  };
   let url: URL;
   try {
-    url = await deps.client.checkTarget(deps.render(work, String(p.endpoint ?? '')));
+    url = await deps.client.checkTarget(endpoint);
   } catch (error) {
     const message =
       error instanceof InvalidTargetError || error instanceof Error ? error.message : String(error);
     return { status: 'failed', automation_error_code: 'invalid_request', error_msg: message };
   }
-  for (const [key, value] of Object.entries(stringMap(p.query, work, deps, dropEmpty))) {
-    url.searchParams.set(key, value);
-  }
-  const body =
-    method === 'GET' || method === 'DELETE'
-      ? undefined
-      : JSON.stringify(stringMap(p.post, work, deps, dropEmpty));
-  const headers = {
-    ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    'idempotency-key': `${work.fl.uuid}:${work.fl.step}`,
-    ...stringMap(p.headers, work, deps, dropEmpty),
-  };
+  for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
   const attempts = p.auto_retry_on_errors === true || p.auto_retry_on_errors === 1 ? 3 : 1;
   let last = '';
   for (let attempt = 1; attempt <= attempts; attempt += 1) {

@@ -6,8 +6,9 @@
 import jsonLogic from 'json-logic-js';
 import { newId } from '../../../lib/ids.js';
 import { addDelay, isValidTimeZone, nextOpenInstant } from '../../../lib/schedule.js';
-import { channelOf, isActionType } from '../drivers/driver.js';
+import { channelOf, isActionType, TEXT_ACTIONS } from '../drivers/driver.js';
 import { kindOf, SKIP_REASONS, TRIGGER_SIGNALS } from '../nodes/catalog.js';
+import type { ComposedAction } from '../render.js';
 import { uniform } from '../rng.js';
 import type { EngineNode } from '../version.js';
 import type { BatchContext, NewTask, TaskOutcome, TaskRow, Work, WorkStep } from './work.js';
@@ -66,13 +67,7 @@ function action(work: Work, node: EngineNode, ctx: BatchContext): WorkStep {
   const aiTemplate = aiTemplateOf(node);
   const rendered = aiTemplate ? ctx.composed.get(`${work.fl.uuid}:${node.id}`) : ctx.render(work, node);
   if (!rendered) return { type: 'need', need: { kind: 'message', node } };
-  if (rendered.error) {
-    return {
-      type: 'advance',
-      branch: 1,
-      outcome: { status: 'skipped', automation_error_code: 'template_error', error_msg: rendered.error },
-    };
-  }
+  if (rendered.error) return templateFailure(rendered.error);
   const fallbackSend = node.payload.fallback_send === true || node.payload.fallback_send === 1;
   if (rendered.missing.length > 0 && !fallbackSend) {
     return {
@@ -85,6 +80,8 @@ function action(work: Work, node: EngineNode, ctx: BatchContext): WorkStep {
       },
     };
   }
+  const blank = blankText(node, rendered, fallbackSend);
+  if (blank) return templateFailure(blank);
   const channel = channelOf(node.type as never);
   return {
     type: 'wait',
@@ -98,7 +95,7 @@ function action(work: Work, node: EngineNode, ctx: BatchContext): WorkStep {
       payload: {
         ...node.payload,
         template: node.payload.template ?? null,
-        rendered_text: rendered.text,
+        rendered_text: isBlank(rendered.text) ? null : rendered.text,
         rendered_subject: rendered.subject,
         missing_variables: rendered.missing,
         ...(aiTemplate
@@ -107,6 +104,41 @@ function action(work: Work, node: EngineNode, ctx: BatchContext): WorkStep {
       },
     },
   };
+}
+
+/** A text that cannot be sent fails the step, visibly: the task and the enrollment say why. */
+function templateFailure(reason: string): WorkStep {
+  return {
+    type: 'end',
+    status: 'failed',
+    reason: 'template_error',
+    outcome: { status: 'failed', automation_error_code: 'template_error', error_msg: reason },
+  };
+}
+
+const isBlank = (text: string | null | undefined) => !text || text.trim() === '';
+
+/**
+ * Why a rendered action has nothing to send, if it has not: a message, InMail, comment or e-mail
+ * without text, or a subject or connection note written in the node that rendered blank for this
+ * contact (a note may go without its text when fallback_send says so; no subject at all is an e-mail
+ * reply in its thread).
+ */
+function blankText(node: EngineNode, rendered: ComposedAction, fallbackSend: boolean): string | undefined {
+  const written = (value: unknown) => typeof value === 'string' && value.trim() !== '';
+  if (TEXT_ACTIONS.has(node.type) && isBlank(rendered.text)) {
+    return written(node.payload.template) || aiTemplateOf(node)
+      ? 'The text rendered empty for this contact; nothing was sent.'
+      : 'The node has no text to send (payload.template or payload.template_uuid).';
+  }
+  if (aiTemplateOf(node)) return undefined;
+  if (written(node.payload.template) && isBlank(rendered.text) && !fallbackSend) {
+    return 'payload.template rendered empty for this contact and fallback_send is off; nothing was sent.';
+  }
+  if (written(node.payload.subject) && isBlank(rendered.subject)) {
+    return 'payload.subject rendered empty for this contact; nothing was sent.';
+  }
+  return undefined;
 }
 
 function triggerWaitSeconds(node: EngineNode, ctx: BatchContext): number {

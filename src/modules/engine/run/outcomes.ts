@@ -13,9 +13,18 @@ import { ingestSignalsIn } from '../signals.js';
 import type { TaskRow } from './work.js';
 
 /** What the dispatcher must change on the sender after the outcomes. */
-export type OutcomeEffect = { pauseActions: Map<ActionType, number | undefined>; pauseChannel: boolean };
+export type OutcomeEffect = {
+  pauseActions: Map<ActionType, number | undefined>;
+  pauseChannel: boolean;
+  /** Some action is `unconfirmed`: its intent stays for the reconciler's outcome check. */
+  awaitingCheck: boolean;
+};
 
-type Handling = 'skip' | 'fail' | 'retry' | 'limit' | 'session';
+/**
+ * skip / fail close the task; retry and limit hand it back (the action did not happen); session parks the
+ * sender; check leaves the intent in place for the outcome check (the action may have happened).
+ */
+export type Handling = 'skip' | 'fail' | 'retry' | 'limit' | 'session' | 'check';
 
 /** What each failure reason does (CONTEXT.md, "Action outcomes"). */
 export const FAILURE_HANDLING: Record<FailureReason, Handling> = {
@@ -32,6 +41,7 @@ export const FAILURE_HANDLING: Record<FailureReason, Handling> = {
   restricted: 'fail',
   transient: 'retry',
   rate_limited: 'retry',
+  unconfirmed: 'check',
   weekly_limit: 'limit',
   logged_out: 'session',
   checkpoint: 'session',
@@ -103,6 +113,30 @@ async function closeTasks(
     select uuid from closed
   `.execute(trx);
   return new Set(result.rows.map((r) => r.uuid));
+}
+
+/**
+ * Fails tasks that must never reach a channel (an action without the text it is: a task planned before
+ * texts were checked), with the reason; their enrollments wake and end failed.
+ */
+export async function failUnsendable(
+  db: Executor,
+  teamId: number,
+  tasks: Array<{ uuid: string; reason: string }>,
+  now: Date,
+): Promise<void> {
+  await closeTasks(
+    db,
+    teamId,
+    tasks.map(({ uuid, reason }) => ({
+      uuid,
+      status: 'failed',
+      remote_ref: null,
+      error_msg: reason,
+      code: 'template_error',
+    })),
+    now,
+  );
 }
 
 function sentObjects(
@@ -262,7 +296,7 @@ export async function recordOutcomes(
   now: Date,
   maxAttempts: number,
 ): Promise<OutcomeEffect> {
-  const effect: OutcomeEffect = { pauseActions: new Map(), pauseChannel: false };
+  const effect: OutcomeEffect = { pauseActions: new Map(), pauseChannel: false, awaitingCheck: false };
   const teamId = results[0]?.task.team_id;
   if (teamId === undefined) return effect;
   await db.transaction().execute(async (trx) => {
@@ -329,6 +363,17 @@ export async function recordOutcomes(
           }
           break;
         }
+        case 'check':
+          // Never retried on a guess: the task stays taken, and the reconciler asks the channel.
+          await trx
+            .updateTable('tasks')
+            .set({ error_msg: message, updated_at: now })
+            .where('team_id', '=', task.team_id)
+            .where('uuid', '=', task.uuid)
+            .where('status', '=', 'in_progress')
+            .execute();
+          effect.awaitingCheck = true;
+          break;
         case 'limit':
           await handBack(trx, task, task.schedule_at ?? now, now, false, message);
           effect.pauseActions.set(request.type, outcome.retryAfterMs);

@@ -1,7 +1,9 @@
-// After a crash between an action's intent and its recorded outcome, the task stays taken without an
-// outcome. Once nobody can still be working on it, the reconciler asks the channel whether the action
-// happened: done -> recorded as sent; not done -> back to the dispatcher (the channel is sure); unknown
-// -> failed with `unknown_outcome`. It never acts again on a guess.
+// After a crash between an action's intent and its recorded outcome, or an action the channel answered
+// `unconfirmed` (it passed its irreversible step without a confirmation), the task stays taken without
+// an outcome. Once nobody can still be working on it, the reconciler asks the channel whether the action
+// happened: done -> recorded as sent; not done -> back to the dispatcher (the channel is sure; failed
+// `too_many_attempts` once the attempts are used up); unknown -> failed with `unknown_outcome`. It never
+// acts again on a guess.
 import type { Logger } from 'pino';
 import type { Database } from '../../../db/database.js';
 import { channelOf, type DriverRegistry, isActionType, type OutcomeCheck } from '../drivers/driver.js';
@@ -33,6 +35,13 @@ async function check(deps: ReconcileDeps, task: TaskRow, now: Date): Promise<Out
   }
 }
 
+function unknownOutcomeMessage(task: TaskRow): string {
+  const cause = task.error_msg?.startsWith('unconfirmed:')
+    ? `${task.error_msg.replace(/\.$/, '')}.`
+    : 'The worker stopped while this action was being sent.';
+  return `${cause} The channel cannot tell whether it went out; it is not sent again.`;
+}
+
 export async function reconcileUnconfirmed(deps: ReconcileDeps, now: Date, limit = 100): Promise<number> {
   const { db } = deps;
   const stale = await db
@@ -60,7 +69,7 @@ export async function reconcileUnconfirmed(deps: ReconcileDeps, now: Date, limit
       }
     }
     await db.transaction().execute(async (trx) => {
-      if (outcome === 'not_done') {
+      if (outcome === 'not_done' && task.attempts < deps.maxAttempts) {
         await trx
           .updateTable('tasks')
           .set({ taken_to_execute_at: null, schedule_at: now, updated_at: now })
@@ -80,9 +89,9 @@ export async function reconcileUnconfirmed(deps: ReconcileDeps, now: Date, limit
         .updateTable('tasks')
         .set({
           status: 'failed',
-          automation_error_code: 'unknown_outcome',
-          error_msg:
-            'The worker stopped while this action was being sent and the channel cannot tell whether it went out; it is not sent again.',
+          ...(outcome === 'not_done'
+            ? { automation_error_code: 'too_many_attempts', error_msg: task.error_msg }
+            : { automation_error_code: 'unknown_outcome', error_msg: unknownOutcomeMessage(task) }),
           executed_at: now,
           updated_at: now,
         })

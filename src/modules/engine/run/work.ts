@@ -8,7 +8,7 @@ import type { SenderProfilesTable } from '../../senders/senders.tables.js';
 import type { TaskStatus, TasksTable } from '../../tasks/tasks.tables.js';
 import type { Channel } from '../drivers/driver.js';
 import type { LeadSignalsTable } from '../engine.tables.js';
-import type { ComposedAction } from '../render.js';
+import type { ComposedAction, Rendered } from '../render.js';
 import type { CompiledVersion, EngineNode } from '../version.js';
 
 export type EnrollmentRow = Selectable<FlowLeadsTable>;
@@ -133,5 +133,5 @@ export type BatchContext = {
   /** Composes the message of an action node's saved AI template (the batch calls it for a Need). */
   compose(work: Work, node: EngineNode): Promise<ComposedAction>;
   /** Renders any template string for the work's contact and sender (missing values blank). */
-  renderText(work: Work, template: string): string;
+  renderText(work: Work, template: string): Rendered;
 };

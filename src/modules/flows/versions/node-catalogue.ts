@@ -30,7 +30,12 @@ export type NodeType = {
   needsSender?: boolean;
   /** Records of the team the payload names (checked to exist when a version is saved). */
   references?: (payload: Record<string, unknown>) => Reference[];
+  /** The payload's texts the engine renders (Liquid and spintax): each must parse when a version is saved. */
+  texts?: (payload: Record<string, unknown>) => TemplateText[];
 };
+
+/** A text of a payload the engine renders, at its path under the node (`payload.subject`). */
+export type TemplateText = { path: string; text: string };
 
 /** LinkedIn texts: the platform's message limit (api-facts L). */
 export const LINKEDIN_TEXT_MAX = 8000;
@@ -99,6 +104,27 @@ function attachmentRefs(payload: Record<string, unknown>): Reference[] {
   });
 }
 
+/** The named payload fields that hold a rendered text (when they are strings). */
+const textFields =
+  (...keys: string[]) =>
+  (payload: Record<string, unknown>): TemplateText[] =>
+    keys.flatMap((key) =>
+      typeof payload[key] === 'string' ? [{ path: `payload.${key}`, text: payload[key] as string }] : [],
+    );
+
+/** gs_call_api renders its endpoint and every string value of its headers, query and body. */
+function callApiTexts(payload: Record<string, unknown>): TemplateText[] {
+  const texts = textFields('endpoint')(payload);
+  for (const map of ['headers', 'query', 'post']) {
+    const values = payload[map];
+    if (!values || typeof values !== 'object' || Array.isArray(values)) continue;
+    for (const [key, value] of Object.entries(values)) {
+      if (typeof value === 'string') texts.push({ path: `payload.${map}.${key}`, text: value });
+    }
+  }
+  return texts;
+}
+
 const withTemplate = (payload: Record<string, unknown>) => [
   ...one('ai_template', 'template_uuid')(payload),
   ...attachmentRefs(payload),
@@ -158,6 +184,7 @@ export const NODE_TYPES: Record<string, NodeType> = {
       template_uuid: templateUuid,
     }),
     references: withTemplate,
+    texts: textFields('template'),
   },
   linkedin_send_message: {
     category: 'action',
@@ -171,6 +198,7 @@ export const NODE_TYPES: Record<string, NodeType> = {
       stop_on_reply_level: stopOnReply,
     }),
     references: withTemplate,
+    texts: textFields('template'),
   },
   linkedin_send_inmail: {
     category: 'action',
@@ -185,6 +213,7 @@ export const NODE_TYPES: Record<string, NodeType> = {
       stop_on_reply_level: stopOnReply,
     }),
     references: withTemplate,
+    texts: textFields('subject', 'template'),
   },
   linkedin_visit_profile: {
     category: 'action',
@@ -210,6 +239,7 @@ export const NODE_TYPES: Record<string, NodeType> = {
       template_uuid: templateUuid,
     }),
     references: withTemplate,
+    texts: textFields('template'),
   },
   linkedin_endorse_skills: {
     category: 'action',
@@ -274,6 +304,7 @@ export const NODE_TYPES: Record<string, NodeType> = {
       stop_on_reply_level: stopOnReply,
     }),
     references: withTemplate,
+    texts: textFields('subject', 'template'),
   },
   email_search_waterflow: {
     category: 'branch',
@@ -485,6 +516,7 @@ export const NODE_TYPES: Record<string, NodeType> = {
       api_call_account_uuid: opt(nullable(uuid('Stored credentials'))),
     }),
     references: one('api_call_account', 'api_call_account_uuid'),
+    texts: callApiTexts,
   },
   gs_trigger_custom_webhook: {
     category: 'action',

@@ -5,6 +5,7 @@
 import { Type } from 'typebox';
 import { compileBodyValidator, validationFailure } from '../../../http/validation.js';
 import { isUuid } from '../../../lib/ids.js';
+import { checkTemplate } from '../../templates/render/render.js';
 import { NODE_TYPE_NAMES, type NodeType, nodeType, type Reference } from './node-catalogue.js';
 import type { ReferenceUse } from './references.js';
 import type { ContactSourceInput, NodeInput } from './versions.schemas.js';
@@ -169,6 +170,20 @@ function payloadRuleProblems(node: StoredNode, context: { flowUuid?: string }): 
 }
 
 /**
+ * Every text the engine will render must parse with the engine's own renderer (the checker of the
+ * AI-template endpoints): a typo is a 422 naming the field, with the parser's line and column, instead of
+ * a message that cannot be sent.
+ */
+function templateProblems(node: StoredNode, definition: NodeType): Problem[] {
+  return (definition.texts?.(node.payload) ?? []).flatMap(({ path, text }) =>
+    checkTemplate(text).errors.map((error) => ({
+      path: `${nodePath(node)}.${path}`,
+      message: `${label(node)}: ${path} is not a valid template: ${error}.`,
+    })),
+  );
+}
+
+/**
  * What one node can be checked for on its own (validate-node): a known type, its payload, and the
  * branch ids of its outgoing edges. Tree-wide rules (edges to other nodes, reachability...) are not.
  */
@@ -194,7 +209,9 @@ export function nodeProblems(node: StoredNode, context: { flowUuid?: string } = 
       }
     }
   }
-  if (payloadValid) problems.push(...payloadRuleProblems(node, context));
+  if (payloadValid) {
+    problems.push(...payloadRuleProblems(node, context), ...templateProblems(node, definition));
+  }
 
   const allowed = payloadValid ? branchIdsOf(node, definition) : undefined;
   const seen = new Map<number, number>();

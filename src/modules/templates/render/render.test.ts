@@ -250,4 +250,16 @@ describe('checkTemplate', () => {
     expect(checkTemplate('{fine|{% if x %}broken}').errors[0]).toMatch(/not closed/);
     expect(checkTemplate('{a {% if x %}y{% endif %}|b}').errors).toEqual([]);
   });
+
+  it('points at the line and column of the source, spintax groups included', () => {
+    expect(checkTemplate('Hi {{first_name}, quick question').errors).toEqual([
+      'output "{{first_name}, quick question" not closed, line:1, col:4',
+    ]);
+    expect(checkTemplate('{Hi|Hello} {{ first_name | nofilter }}').errors).toEqual([
+      'undefined filter: nofilter, line:1, col:12',
+    ]);
+    expect(checkTemplate('Dear all,\n{Hi|Hello}\n{% if first_name %}x').errors).toEqual([
+      'tag {% if first_name %} not closed, line:3, col:1',
+    ]);
+  });
 });

@@ -250,10 +250,10 @@ export function checkTemplate(source: string, customFields?: CustomFieldNames): 
       unknown: [],
     };
   }
-  // All options side by side: each Liquid fragment is parsed once, and options that are balanced on their
-  // own stay balanced together.
-  const tree = spinTree(source);
-  const all = realizeAllOptions(tree);
+  // All options side by side: the groups' own delimiters blanked in place, so each Liquid fragment is
+  // parsed once, options that are balanced on their own stay balanced together, and the parser's line
+  // and column point into the author's source.
+  const all = maskDelimiters(source, spinTree(source).delimiters);
   let templates: Template[];
   try {
     templates = liquidTemplates(all);
@@ -265,21 +265,11 @@ export function checkTemplate(source: string, customFields?: CustomFieldNames): 
   return { errors: [], variables, unknown };
 }
 
-function realizeAllOptions(tree: SpinTree): string {
-  let out = '';
-  const walk = (nodes: SpinTree['nodes']) => {
-    for (const node of nodes) {
-      if (typeof node === 'string') out += node;
-      else {
-        for (const option of node) {
-          walk(option);
-          out += ' ';
-        }
-      }
-    }
-  };
-  walk(tree.nodes);
-  return out;
+function maskDelimiters(source: string, delimiters: number[]): string {
+  if (delimiters.length === 0) return source;
+  const chars = source.split(''); // UTF-16 units, as the delimiter indexes count
+  for (const index of delimiters) chars[index] = ' ';
+  return chars.join('');
 }
 
 const contactNames = new Set<string>(CONTACT_VARIABLES);

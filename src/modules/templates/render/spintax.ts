@@ -7,12 +7,15 @@
 
 export type SpinNode = string | SpinNode[][];
 
-/** A template's spintax tree: plain text pieces and groups (arrays of options, each a node list). */
-export type SpinTree = { nodes: SpinNode[]; hasGroups: boolean };
+/**
+ * A template's spintax tree: plain text pieces and groups (arrays of options, each a node list), and
+ * where the groups' own `{`, `|` and `}` stand in the source.
+ */
+export type SpinTree = { nodes: SpinNode[]; hasGroups: boolean; delimiters: number[] };
 
 export function parseSpintax(source: string): SpinTree {
   const matches = matchBraces(source);
-  let groups = 0;
+  const delimiters: number[] = [];
 
   // Nodes of source[from, to): text, Liquid markup (kept as text), groups and literal brace pairs.
   const parseRange = (from: number, to: number): SpinNode[] => {
@@ -49,10 +52,10 @@ export function parseSpintax(source: string): SpinTree {
         if (text) nodes.push(text);
         text = '';
         const bounds = [i, ...cuts, close];
+        delimiters.push(...bounds);
         const options: SpinNode[][] = [];
         for (let k = 0; k + 1 < bounds.length; k++) options.push(parseRange(bounds[k]! + 1, bounds[k + 1]!));
         nodes.push(options);
-        groups += 1;
       }
       i = close + 1;
     }
@@ -61,7 +64,7 @@ export function parseSpintax(source: string): SpinTree {
   };
 
   const nodes = parseRange(0, source.length);
-  return { nodes, hasGroups: groups > 0 };
+  return { nodes, hasGroups: delimiters.length > 0, delimiters };
 }
 
 /** End of the Liquid markup (`{{ }}` or `{% %}`) starting at `i`, or `i` when none starts there. */
