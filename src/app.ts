@@ -1,6 +1,7 @@
 // buildApp: the HTTP application as a plugin tree - infrastructure first (errors, docs, query parsing,
 // auth, rate limit, operations), then one route plugin per API area. No listening here.
 import { randomUUID } from 'node:crypto';
+import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -11,13 +12,18 @@ import type { Database } from './db/database.js';
 import type { Services } from './deps.js';
 import { registerAuth } from './http/auth.js';
 import { registerErrorHandling } from './http/error-handler.js';
+import { AJV_FORMATS } from './http/formats.js';
 import { registerOpenApi } from './http/openapi.js';
 import { createMetricsRegistry, registerOperations } from './http/operations.js';
 import { parseQueryString, registerQueryHandling } from './http/query.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerRouting } from './http/routing.js';
+import { type SchemaCompilation, serializerFactory } from './http/schema-compilers.js';
 import { registerSchemaRules } from './http/schema-rules.js';
-import { validatorCompiler } from './http/validation.js';
+import { validatorCompilerFor } from './http/validation.js';
+import { registerWebApp } from './http/web-app.js';
+import { accountsRoutes } from './modules/accounts/accounts.routes.js';
+import { activitiesRoutes } from './modules/activities/activities.routes.js';
 import { aiTemplatesRoutes } from './modules/ai-templates/ai-templates.routes.js';
 import { attachmentsRoutes } from './modules/attachments/attachments.routes.js';
 import { blacklistsRoutes } from './modules/blacklists/blacklists.routes.js';
@@ -51,12 +57,17 @@ export type AppDeps = {
   services: Services;
   logger: Logger;
   metrics?: Registry;
+  /** The built web application (default: dist/web of this checkout). */
+  webDir?: string;
+  /** When route schemas compile: on first use (default, quick starts) or all at start (a test's check). */
+  schemaCompilation?: SchemaCompilation;
 };
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, services } = deps;
+  const compilation = deps.schemaCompilation ?? 'lazy';
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: config.bodyLimitBytes,
@@ -72,9 +83,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     frameworkErrors,
     clientErrorHandler,
+    // Response serializers pick anyOf branches with their own Ajv: it needs our formats too, or it warns
+    // `unknown format "time-zone" ignored` on the console.
+    serializerOpts: { ajv: { formats: AJV_FORMATS } },
+    schemaController: { compilersFactory: { buildSerializer: serializerFactory(compilation) } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(validatorCompilerFor(compilation));
   // Clients often send `Content-Type: application/json` on bodiless requests (DELETE): an empty body is
   // "no body", not malformed JSON. Everything else goes to Fastify's own (prototype-safe) parser.
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -95,9 +110,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await registerOpenApi(app, version);
   registerQueryHandling(app);
+  await app.register(cookie);
   registerAuth(app, {
     identify: services.identity.identifyApiKey,
     touch: services.identity.touchApiKey,
+    identifySession: services.accounts.identifySession,
+    requireOwner: services.accounts.requireOwner,
   });
   await registerRateLimit(app, { perMinute: config.rateLimitPerMinute, redisUrl: config.redisUrl });
   registerOperations(app, { db: deps.db, metrics: deps.metrics ?? createMetricsRegistry() });
@@ -105,6 +123,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(websocket, { options: { maxPayload: 16 * 1024 } });
 
   await app.register(identityRoutes, { identity: services.identity });
+  await app.register(accountsRoutes, {
+    accounts: services.accounts,
+    secureCookies: config.publicUrl.startsWith('https:'),
+    publicAttemptsPerMinute: config.signInAttemptsPerMinute,
+  });
   await app.register(listsRoutes, { lists: services.lists });
   await app.register(leadsRoutes, { leads: services.leads });
   await app.register(leadsBulkRoutes, { leads: services.leads });
@@ -113,6 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(pipelineStagesRoutes, { pipelineStages: services.pipelineStages });
   await app.register(customFieldsRoutes, { customFields: services.customFields });
   await app.register(notesRoutes, { notes: services.notes });
+  await app.register(activitiesRoutes, { activities: services.activities });
   await app.register(blacklistsRoutes, { blacklists: services.blacklists });
   await app.register(companiesRoutes, { companies: services.companies });
   await app.register(webhooksRoutes, { webhooks: services.webhooks });
@@ -129,5 +153,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(linkedInMessagesRoutes, { linkedinMessages: services.linkedinMessages });
   await app.register(dataSourcesRoutes, { dataSources: services.dataSources });
   await app.register(enrichmentRoutes, { enrichment: services.enrichment });
+  await registerWebApp(app, { dir: deps.webDir });
   return app;
 }

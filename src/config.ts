@@ -15,6 +15,8 @@ export type Config = Readonly<{
   embeddedPgPort: number;
   redisUrl: string | undefined;
   rateLimitPerMinute: number;
+  /** Sign-in, password-link and invite attempts per minute per client address. */
+  signInAttemptsPerMinute: number;
   authCacheTtlMs: number;
   bootstrap: { apiKey: string | undefined; email: string; teamName: string };
   worker: {
@@ -290,6 +292,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     embeddedPgPort: read.int('LEADFLOW_EMBEDDED_PG_PORT', 0, 0, 65535),
     redisUrl: read.optional('REDIS_URL'),
     rateLimitPerMinute: read.int('LEADFLOW_RATE_LIMIT_PER_MINUTE', 300, 1),
+    signInAttemptsPerMinute: read.int('LEADFLOW_SIGN_IN_ATTEMPTS_PER_MINUTE', 10, 1),
     authCacheTtlMs: read.int('LEADFLOW_AUTH_CACHE_TTL_MS', 5000, 0, 60_000),
     bootstrap: {
       apiKey: read.optional('LEADFLOW_BOOTSTRAP_API_KEY'),

@@ -8,6 +8,9 @@ import type { Clock } from './lib/clock.js';
 import { createLogger } from './lib/logger.js';
 import { outboundGuard, outboundPolicy } from './lib/net/outbound.js';
 import { loadSecretBox, type SecretBox } from './lib/secrets.js';
+import { createAccountsService } from './modules/accounts/accounts.service.js';
+import { deleteActivitiesOfLeads } from './modules/activities/activities.repository.js';
+import { createActivitiesService } from './modules/activities/activities.service.js';
 import { selectExistingAiTemplateUuids } from './modules/ai-templates/ai-templates.repository.js';
 import { createAiTemplatesService } from './modules/ai-templates/ai-templates.service.js';
 import { createAttachmentFiles } from './modules/attachments/attachment-files.js';
@@ -226,17 +229,20 @@ export function createLinkedInReaders(deps: ServiceDeps, extra: ReaderFactories 
 }
 
 export function createServices(deps: ServiceDeps) {
+  const authCache = createAuthCache({ ttlMs: deps.config.authCacheTtlMs });
   const identity = createIdentityService({
     db: deps.db,
     onTeamCreated: [seedDefaultPipelineStages],
-    authCache: createAuthCache({ ttlMs: deps.config.authCacheTtlMs }),
+    authCache,
   });
+  const accounts = createAccountsService({ db: deps.db, publicUrl: deps.config.publicUrl, authCache });
   const lists = createListsService({ db: deps.db });
   const companies = createCompaniesService({ db: deps.db, config: deps.config });
   const tags = createTagsService({ db: deps.db });
   const pipelineStages = createPipelineStagesService({ db: deps.db });
   const customFields = createCustomFieldsService({ db: deps.db });
   const notes = createNotesService({ db: deps.db });
+  const activities = createActivitiesService({ db: deps.db });
   const blacklists = createBlacklistsService({ db: deps.db });
   const leads = createLeadsService({ db: deps.db, config: deps.config });
   const bulkOperations = createBulkOperationsService({ db: deps.db });
@@ -276,12 +282,14 @@ export function createServices(deps: ServiceDeps) {
   const enrichment = createEnrichmentService({ db: deps.db, clock: deps.clock });
   return {
     identity,
+    accounts,
     lists,
     companies,
     tags,
     pipelineStages,
     customFields,
     notes,
+    activities,
     blacklists,
     leads,
     bulkOperations,
@@ -313,7 +321,12 @@ export function createJobCatalog(services: Services, deps: ServiceDeps): JobHand
     pruneEventsHandler({ db: deps.db, clock: deps.clock, retentionDays: deps.config.retention.eventDays }),
     purgeDeletedLeadsHandler({
       db: deps.db,
-      steps: [purgeNotesOfDeletedLeads, cancelManualTasksOfLeads, endEnrollmentsOfDeletedLeads],
+      steps: [
+        purgeNotesOfDeletedLeads,
+        deleteActivitiesOfLeads,
+        cancelManualTasksOfLeads,
+        endEnrollmentsOfDeletedLeads,
+      ],
     }),
     ...tagJobHandlers({ db: deps.db }),
     dataSourceJobHandler({

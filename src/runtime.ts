@@ -83,7 +83,10 @@ export async function startRuntime(role: Role, config: Config, logger: Logger): 
         teamName: config.bootstrap.teamName,
         apiKey: config.bootstrap.apiKey,
       });
-      if (created) announceOwner(created, config);
+      if (created) {
+        const link = await services.accounts.issuePasswordLink(config.bootstrap.email);
+        announceOwner({ ...created, password_url: link.url }, config);
+      }
       authInvalidation = await startAuthInvalidation({
         cache: services.identity.authCache,
         connectionString: source.url,
@@ -145,7 +148,10 @@ async function listenOn(app: FastifyInstance, config: Config): Promise<string> {
   }
 }
 
-function announceOwner(created: { user_id: number; team_id: number; api_key: string }, config: Config): void {
+function announceOwner(
+  created: { user_id: number; team_id: number; api_key: string; password_url: string },
+  config: Config,
+): void {
   const lines = [
     '',
     '  Leadflow is set up. An owner user and team were created on this first start:',
@@ -155,6 +161,10 @@ function announceOwner(created: { user_id: number; team_id: number; api_key: str
       ? '    API key: the value of LEADFLOW_BOOTSTRAP_API_KEY'
       : `    API key: ${created.api_key}`,
     '  The key is shown only this once. More keys: leadflow admin create-api-key --email <e-mail>',
+    '',
+    "  Web application: open this one-time link to set the owner's password (valid 7 days):",
+    `    ${created.password_url}`,
+    '  A new link at any time: leadflow admin reset-password --email <e-mail>',
     '',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);

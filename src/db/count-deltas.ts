@@ -1,5 +1,5 @@
 // Exact counts at scale from signed count deltas. Statement triggers write one row per group and
-// statement into a delta table whenever the counted rows change (migrations 0110, 0500); the sum of a
+// statement into a delta table whenever the counted rows change (migrations 0110, 0500, 1100); the sum of a
 // group's deltas is the exact count of that group, read in one index range instead of a count over
 // millions of rows. Readers fold a scope's rows into one row per group now and then, so the ranges they
 // read stay short. This is the one implementation: every module sums and folds through it.
@@ -15,6 +15,11 @@ export type DeltaTable = {
 };
 
 export const leadCountDeltas = { name: 'lead_count_deltas', dimensions: [] } as const satisfies DeltaTable;
+
+export const activityCountDeltas = {
+  name: 'activity_count_deltas',
+  dimensions: ['type'],
+} as const satisfies DeltaTable;
 
 export const taskCountDeltas = {
   name: 'task_count_deltas',

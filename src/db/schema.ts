@@ -1,6 +1,12 @@
 // The database as Kysely sees it: each module declares its own tables next to its code and this
 // file merges them. Keep these in step with the migrations.
 import type { JobsTables } from '../jobs/jobs.tables.js';
+import type { AccountsTables } from '../modules/accounts/accounts.tables.js';
+import type {
+  ActivitiesTable,
+  ActivityCountDeltasTable,
+  LeadMarkersTable,
+} from '../modules/activities/activities.tables.js';
 import type { AiTemplatesTable } from '../modules/ai-templates/ai-templates.tables.js';
 import type { AttachmentsTable } from '../modules/attachments/attachments.tables.js';
 import type {
@@ -54,7 +60,7 @@ import type { TagsTable } from '../modules/tags/tags.tables.js';
 import type { TaskCountDeltasTable, TasksTable } from '../modules/tasks/tasks.tables.js';
 import type { WebhookDeliveriesTable, WebhooksTable } from '../modules/webhooks/webhooks.tables.js';
 
-export interface DB extends IdentityTables, JobsTables {
+export interface DB extends IdentityTables, AccountsTables, JobsTables {
   lists: ListsTable;
   tags: TagsTable;
   pipeline_stages: PipelineStagesTable;
@@ -64,6 +70,9 @@ export interface DB extends IdentityTables, JobsTables {
   lead_tombstones: LeadTombstonesTable;
   lead_count_deltas: LeadCountDeltasTable;
   notes: NotesTable;
+  activities: ActivitiesTable;
+  activity_count_deltas: ActivityCountDeltasTable;
+  lead_markers: LeadMarkersTable;
   leads_blacklist: LeadsBlacklistTable;
   companies_blacklist: CompaniesBlacklistTable;
   bulk_operations: BulkOperationsTable;

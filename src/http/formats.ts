@@ -33,3 +33,11 @@ export const CUSTOM_FORMATS: Record<string, CustomFormat> = {
     examples: ['acme.com', 'https://www.example.org/about', 'shop.example.net', 'jane@acme.com'],
   },
 };
+
+/** The formats as Ajv takes them: every Ajv that compiles our schemas (validators, serializers) gets them. */
+export const AJV_FORMATS = Object.fromEntries(
+  Object.entries(CUSTOM_FORMATS).map(([name, format]) => [
+    name,
+    { type: 'string' as const, validate: format.validate },
+  ]),
+);

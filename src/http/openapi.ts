@@ -123,7 +123,7 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
     for (const status of errorStatuses(route)) {
       response[status] ??= { ...statusErrorRef(status), description: ERROR_STATUSES[status] };
     }
-    (schema as { security?: unknown }).security ??= [{ bearerAuth: [] }];
+    (schema as { security?: unknown }).security ??= [{ bearerAuth: [] }, { sessionCookie: [] }];
   });
 
   await app.register(swagger, {
@@ -143,6 +143,13 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
             type: 'http',
             scheme: 'bearer',
             description: 'API key created with `leadflow admin`',
+          },
+          sessionCookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'lf_session',
+            description:
+              "The web application's session (POST /id/api/sessions); writes also need its X-CSRF-Token header",
           },
         },
       },

@@ -16,11 +16,15 @@ export async function registerRateLimit(app: FastifyInstance, options: RateLimit
     global: true,
     max: options.perMinute,
     timeWindow: 60_000,
-    // Runs after authentication (registered earlier on the same hook), so it counts per key; requests
+    // Runs after authentication (registered earlier on the same hook), so it counts per key (browser
+    // sessions per user); requests
     // without a key (docs, health, metrics, 401s) are not counted.
     hook: 'onRequest',
     allowList: (request) => !request.auth,
-    keyGenerator: (request) => `key:${request.auth?.apiKeyId ?? request.ip}`,
+    keyGenerator: (request) =>
+      request.auth?.apiKeyId != null
+        ? `key:${request.auth.apiKeyId}`
+        : `user:${request.auth?.userId ?? request.ip}`,
     enableDraftSpec: true,
     // A Redis outage must not take the API down with it.
     skipOnError: true,

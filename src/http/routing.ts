@@ -95,6 +95,8 @@ export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoExc
 export function registerRouting(app: FastifyInstance): void {
   const table = createRouteTable();
   app.addHook('onRoute', (route: RouteOptions) => {
+    // The web app's catch-alls (GET /flows/*) serve pages, not API paths: they allow nothing there.
+    if ((route.config as { webCatchAll?: boolean } | undefined)?.webCatchAll) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const summary = (route.schema as { summary?: string } | undefined)?.summary;
     for (const method of methods) table.add({ method: method.toUpperCase(), url: route.url, summary });
@@ -103,7 +105,9 @@ export function registerRouting(app: FastifyInstance): void {
   const answerUnrouted = (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0] ?? '/';
     const routes = table.routesAt(path);
-    if (routes.length === 0) {
+    // A route of this very method that passed the request on (a missing static file, an API path under a
+    // page of the web app) makes a plain 404, not a 405.
+    if (routes.length === 0 || routes.some((route) => route.method === request.method)) {
       return sendError(reply, new AppError('not_found', `No route ${request.method} ${path}`));
     }
     const allowed = [...new Set(routes.map((route) => route.method))].sort();

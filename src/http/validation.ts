@@ -8,7 +8,8 @@ import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { AppError } from '../lib/errors.js';
-import { CUSTOM_FORMATS } from './formats.js';
+import { AJV_FORMATS } from './formats.js';
+import { lazyValidator, type SchemaCompilation } from './schema-compilers.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -24,19 +25,25 @@ function makeAjv(options: Options): Ajv {
     ...options,
   });
   addFormats(ajv);
-  for (const [name, format] of Object.entries(CUSTOM_FORMATS)) {
-    ajv.addFormat(name, { type: 'string', validate: format.validate });
-  }
+  for (const [name, format] of Object.entries(AJV_FORMATS)) ajv.addFormat(name, format);
   return ajv;
 }
 
 const bodyAjv = makeAjv({ coerceTypes: false });
 const textAjv = makeAjv({ coerceTypes: 'array' });
 
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
-};
+/** The request validators: bodies strict, text parts coerced; compiled at once or on first use. */
+export function validatorCompilerFor(mode: SchemaCompilation): FastifySchemaCompiler<unknown> {
+  return ({ schema, httpPart }) => {
+    const ajv = httpPart === 'body' ? bodyAjv : textAjv;
+    const compile = () => ajv.compile(schema as object);
+    return (mode === 'eager' ? compile() : lazyValidator(compile)) as ReturnType<
+      FastifySchemaCompiler<unknown>
+    >;
+  };
+}
+
+export const validatorCompiler = validatorCompilerFor('eager');
 
 const PART_NAMES: Record<string, string> = {
   body: 'body',

@@ -4,6 +4,7 @@
 import { execFile } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { version } from '../../src/version.js';
 import { createTestDatabase } from '../harness.js';
@@ -22,7 +23,8 @@ function leadflow(args: string[], extraEnv: Record<string, string> = {}): Promis
       {
         cwd: root,
         env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'warn', ...extraEnv },
-        timeout: 60_000,
+        // Generous: a command that loads the application runs from the sources (tsx) on a shared machine.
+        timeout: 150_000,
       },
       (error, stdout, stderr) =>
         resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
@@ -38,7 +40,7 @@ afterAll(() => database.drop());
 describe('help and version', () => {
   it('prints the version', async () => {
     expect(await leadflow(['--version'])).toMatchObject({ code: 0, stdout: `leadflow ${version}\n` });
-  }, 30_000);
+  }, 180_000);
 
   it('prints the admin commands for admin --help, and for a command with --help', async () => {
     const commands = [
@@ -52,7 +54,24 @@ describe('help and version', () => {
       expect(result.stdout).toContain('--existing-user');
       expect(result.stdout).toContain('--role owner|member');
     }
-  }, 30_000);
+  }, 180_000);
+
+  it("prints a command's help for <command> --help and runs nothing", async () => {
+    const commands = ['serve', 'api', 'worker', 'migrate', 'demo'];
+    const results = await Promise.all(commands.map((command) => leadflow([command, '--help'])));
+    for (const [index, result] of results.entries()) {
+      const command = commands[index]!;
+      expect(result.code, command).toBe(0);
+      expect(result.stdout, command).toMatch(new RegExp(`^Usage: leadflow ${command}\n`));
+      expect(result.stderr, command).toBe('');
+    }
+    // The demo did not run: its team would be in the database.
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    const users = await admin.query('select count(*)::int as n from users');
+    await admin.end();
+    expect(users.rows[0].n).toBe(0);
+  }, 180_000);
 
   it('answers an unknown admin command or option with the admin usage and exit code 2', async () => {
     const unknown = await leadflow(['admin', 'delete-everything']);
@@ -62,7 +81,7 @@ describe('help and version', () => {
     const option = await leadflow(['admin', 'create-user', '--mail', 'x@example.test']);
     expect(option.code).toBe(2);
     expect(option.stderr).toContain("Unknown option '--mail'");
-  }, 30_000);
+  }, 180_000);
 });
 
 describe('admin input', () => {
@@ -93,7 +112,7 @@ describe('admin input', () => {
     const second = JSON.parse(allowed.stdout) as { user_id: number; team_id: number };
     expect(second.user_id).toBe(created.user_id);
     expect(second.team_id).not.toBe(created.team_id);
-  }, 60_000);
+  }, 450_000); // three commands that each load the application
 
   it('validates --role against the real roles', async () => {
     const result = await leadflow([
@@ -108,7 +127,7 @@ describe('admin input', () => {
     ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--role must be one of owner, member (got "boss")');
-  }, 30_000);
+  }, 180_000);
 });
 
 describe('start-up errors', () => {
@@ -128,7 +147,7 @@ describe('start-up errors', () => {
     } finally {
       busy.close();
     }
-  }, 60_000);
+  }, 180_000);
 
   it('lists an invalid LOG_LEVEL with the other configuration problems', async () => {
     const result = await leadflow(['api'], { LOG_LEVEL: 'verbose', PORT: 'eighty' });
@@ -138,5 +157,5 @@ describe('start-up errors', () => {
         '  - PORT must be an integer between 0 and 65535 (got "eighty")\n' +
         '  - LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "verbose")\n',
     );
-  }, 30_000);
+  }, 180_000);
 });

@@ -96,9 +96,21 @@ afterAll(async () => {
 describe('leadflow CLI on the embedded database', () => {
   let createdKey = '';
 
+  let ownerTeam = 0;
+
+  it('runs the demo before the first start without taking the owner bootstrap away', async () => {
+    const demo = await cli(['demo']);
+    expect(demo.code, demo.stderr).toBe(0);
+    expect(demo.stdout).toContain('The demo is set up');
+    // The response serializers know our formats: no Ajv warning anywhere.
+    expect(`${demo.stdout}${demo.stderr}`).not.toContain('unknown format');
+  }, 120_000);
+
   it('starts, bootstraps the owner once and serves the API', async () => {
     const server = await startServe();
     expect(server.output()).toContain('owner user and team were created');
+    ownerTeam = Number(/team: {2}My Team \(id (\d+)\)/.exec(server.output())?.[1]);
+    expect(ownerTeam).toBeGreaterThan(1);
     expect((await api('/id/api/users/current', bootstrapKey)).status).toBe(200);
 
     // An admin command while serve runs reaches the same database.
@@ -120,15 +132,19 @@ describe('leadflow CLI on the embedded database', () => {
 
   it('keeps the data across a restart and does not bootstrap again', async () => {
     // Admin commands also work while nothing runs: they start and stop the database themselves.
-    const credits = await cli(['admin', 'add-credits', '--team-id', '1', '--amount', '50']);
+    const credits = await cli(['admin', 'add-credits', '--team-id', String(ownerTeam), '--amount', '50']);
     expect(credits.code, credits.stderr).toBe(0);
-    expect(JSON.parse(credits.stdout)).toMatchObject({ team_id: 1, credits: { advanced_enrichment: 50 } });
+    expect(JSON.parse(credits.stdout)).toMatchObject({
+      team_id: ownerTeam,
+      credits: { advanced_enrichment: 50 },
+    });
     expect(await postmasterRunning()).toBe(false);
 
     const server = await startServe();
     expect(server.output()).not.toContain('owner user and team were created');
+    expect(server.output()).not.toContain('unknown format');
     expect((await api('/id/api/users/current', createdKey)).status).toBe(200);
-    const team = (await (await api('/id/api/teams/1', bootstrapKey)).json()) as {
+    const team = (await (await api(`/id/api/teams/${ownerTeam}`, bootstrapKey)).json()) as {
       credits: { advanced_enrichment: number };
     };
     expect(team.credits.advanced_enrichment).toBe(50);

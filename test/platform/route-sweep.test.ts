@@ -4,7 +4,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext, type TestUser } from '../harness.js';
 
-type Operation = { method: string; path: string; hasBody: boolean; statuses: string[] };
+type Operation = { method: string; path: string; hasBody: boolean; statuses: string[]; public: boolean };
+
+/** Operations anyone may call (documented with `security: []`): signing in and one-time links. */
+const PUBLIC_OPERATIONS = [
+  'POST /id/api/sessions',
+  'POST /id/api/password-links/redeem',
+  'POST /id/api/invites/lookup',
+  'POST /id/api/invites/accept',
+];
 
 let ctx: TestContext;
 let alice: TestUser;
@@ -20,7 +28,10 @@ beforeAll(async () => {
   ctx = await createTestContext();
   alice = await ctx.createUser();
   const document = (await ctx.request(null, { method: 'GET', url: '/openapi.json' })).json() as {
-    paths: Record<string, Record<string, { requestBody?: unknown; responses: Record<string, unknown> }>>;
+    paths: Record<
+      string,
+      Record<string, { requestBody?: unknown; responses: Record<string, unknown>; security?: unknown[] }>
+    >;
   };
   operations = Object.entries(document.paths)
     .filter(([path]) => /^\/[a-z-]+\/api\//.test(path))
@@ -30,6 +41,7 @@ beforeAll(async () => {
         path,
         hasBody: Boolean(op.requestBody),
         statuses: Object.keys(op.responses),
+        public: op.security?.length === 0,
       })),
     );
 });
@@ -42,8 +54,10 @@ describe('every API operation', () => {
     expect(operations.length).toBeGreaterThan(80);
   });
 
-  it('answers 401 without a key', async () => {
-    for (const op of operations) {
+  it('answers 401 without a key, except the documented public operations', async () => {
+    const publicOps = operations.filter((op) => op.public).map((op) => `${op.method} ${op.path}`);
+    expect(publicOps.sort()).toEqual([...PUBLIC_OPERATIONS].sort());
+    for (const op of operations.filter((o) => !o.public)) {
       const res = await ctx.request(null, { method: op.method as 'GET', url: fillPath(op.path, idFor) });
       expect(res.statusCode, `${op.method} ${op.path}`).toBe(401);
     }

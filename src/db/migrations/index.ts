@@ -27,6 +27,9 @@ import * as enrichment from './0900_enrichment.js';
 import * as dataSources from './0910_data_sources.js';
 import * as dataSourcesRunningIdx from './0911_data_sources_running_idx.js';
 import * as sandboxActionAttachments from './0920_sandbox_action_attachments.js';
+import * as accounts from './0950_accounts.js';
+import * as activities from './1100_activities.js';
+import * as readState from './1110_read_state.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_identity': identity,
@@ -55,4 +58,7 @@ export const migrations: Record<string, Migration> = {
   '0910_data_sources': dataSources,
   '0911_data_sources_running_idx': dataSourcesRunningIdx,
   '0920_sandbox_action_attachments': sandboxActionAttachments,
+  '0950_accounts': accounts,
+  '1100_activities': activities,
+  '1110_read_state': readState,
 };

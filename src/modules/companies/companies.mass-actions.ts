@@ -9,6 +9,8 @@ import type { Database, Executor } from '../../db/database.js';
 import { invalidField } from '../../lib/errors.js';
 import { and } from '../../lib/filter.js';
 import { isUuid } from '../../lib/ids.js';
+import { activityCtes } from '../activities/activities.repository.js';
+import { changeActivitySource } from '../activities/change-activities.js';
 import { applyInBatches, type BulkOperationRunner } from '../bulk-operations/bulk-operations.jobs.js';
 import { compileCompanyFilter } from './companies.filter.js';
 import { requireCompanyStages, resolveTagRefs } from './companies.references.js';
@@ -89,14 +91,26 @@ export async function prepareCompanyMassAction(
   type: CompanyMassAction,
   payload: MassActionPayload,
 ): Promise<PreparedCompanyAction> {
+  // One statement changes the companies and records their activities (tags_added/_removed,
+  // pipeline_stage_changed) from each company's values before and after.
   const update =
-    (set: RawBuilder<unknown>, unchanged: RawBuilder<SqlBool>) =>
+    (set: RawBuilder<unknown>, unchanged: RawBuilder<SqlBool>, field: 'tags' | 'stage') =>
     async (trx: Executor, where: RawBuilder<SqlBool>) => {
-      const result = await sql`
-      update companies c set updated_at = now(), ${set}
-      where c.team_id = ${teamId} and ${where} and not (${unchanged})
-    `.execute(trx);
-      return Number(result.numAffectedRows ?? 0);
+      const { rows } = await sql<{ n: number }>`
+        with o as (
+          select c.uuid, c.pipeline_stage_uuid, c.tags from companies c
+          where c.team_id = ${teamId} and ${where} and not (${unchanged}) for update
+        ),
+        changed as (
+          update companies c set updated_at = now(), ${set} from o
+          where c.team_id = ${teamId} and c.uuid = o.uuid
+          returning c.uuid, null::uuid as company_uuid, o.pipeline_stage_uuid as old_stage_uuid,
+            c.pipeline_stage_uuid, o.tags as old_tags, c.tags
+        ),
+        ${activityCtes(teamId, changeActivitySource('company', field))}
+        select count(*)::int as n from changed
+      `.execute(trx);
+      return rows[0]?.n ?? 0;
     };
   switch (type) {
     case 'company_add_tags': {
@@ -108,6 +122,7 @@ export async function prepareCompanyMassAction(
         apply: update(
           sql`tags = array(select x from unnest(c.tags || ${tags}) with ordinality u(x, n) group by x order by min(n))`,
           sql<SqlBool>`c.tags @> ${tags}`,
+          'tags',
         ),
       };
     }
@@ -120,6 +135,7 @@ export async function prepareCompanyMassAction(
         apply: update(
           sql`tags = array(select x from unnest(c.tags) x where x <> all(${tags}))`,
           sql<SqlBool>`not (c.tags && ${tags})`,
+          'tags',
         ),
       };
     }
@@ -129,7 +145,7 @@ export async function prepareCompanyMassAction(
       return {
         type,
         payload: { tag_uuids: uuids },
-        apply: update(sql`tags = ${tags}`, sql<SqlBool>`c.tags @> ${tags} and c.tags <@ ${tags}`),
+        apply: update(sql`tags = ${tags}`, sql<SqlBool>`c.tags @> ${tags} and c.tags <@ ${tags}`, 'tags'),
       };
     }
     case 'company_change_pipeline_stage': {
@@ -147,6 +163,7 @@ export async function prepareCompanyMassAction(
         apply: update(
           sql`pipeline_stage_uuid = ${stage}::uuid`,
           sql<SqlBool>`c.pipeline_stage_uuid is not distinct from ${stage}::uuid`,
+          'stage',
         ),
       };
     }

@@ -1,7 +1,9 @@
 // SQL of the companies API (alias `c` throughout, so compiled company filters apply everywhere).
+
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { orderByClause, type PageRequest } from '../../lib/pagination.js';
+import { deleteActivitiesOfCompanies } from '../activities/activities.repository.js';
 import type { LeadRow } from '../leads/leads.present.js';
 import {
   COMPANY_INTEGER_FIELDS,
@@ -124,14 +126,14 @@ export async function selectCompanyHolding(
 
 /**
  * Deletes the team's companies matching `where` (alias `c`) in one statement: their contacts keep
- * existing without a company and their notes go with them. Returns how many companies were deleted.
+ * existing without a company and their notes and own activities go with them. Returns how many companies were deleted.
  */
 export async function deleteCompaniesWhere(
   db: Executor,
   teamId: number,
   where: RawBuilder<SqlBool>,
 ): Promise<number> {
-  const result = await sql<{ deleted: number }>`
+  const result = await sql<{ uuids: string[] }>`
     with deleted as (
       delete from companies c where c.team_id = ${teamId} and ${where} returning c.uuid
     ), unlinked as (
@@ -141,9 +143,11 @@ export async function deleteCompaniesWhere(
       delete from notes n using deleted d
       where n.team_id = ${teamId} and n.object = 'company' and n.object_uuid = d.uuid
     )
-    select count(*)::int as deleted from deleted
+    select coalesce(array_agg(uuid), '{}') as uuids from deleted
   `.execute(db);
-  return result.rows[0]?.deleted ?? 0;
+  const uuids = result.rows[0]?.uuids ?? [];
+  await deleteActivitiesOfCompanies(db, teamId, uuids);
+  return uuids.length;
 }
 
 export type LookupKeys = {

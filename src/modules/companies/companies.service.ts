@@ -6,6 +6,8 @@ import { AppError, conflict, invalidField, notFound } from '../../lib/errors.js'
 import { filterError } from '../../lib/filter.js';
 import { newId } from '../../lib/ids.js';
 import { envelope, type PageParams, resolvePage } from '../../lib/pagination.js';
+import { recordActivities } from '../activities/activities.repository.js';
+import { changeActivities } from '../activities/change-activities.js';
 import { refreshCompanyBlacklistFlags } from '../blacklists/blacklist-match.js';
 import { queueBulkOperation } from '../bulk-operations/bulk-operations.jobs.js';
 import { resolveCustomFieldInput } from '../custom-fields/custom-field-values.js';
@@ -201,8 +203,24 @@ export function createCompaniesService(deps: { db: Database; config: Pick<Config
             values.hq_location = values.hq_location === null ? null : JSON.stringify(values.hq_location);
           }
           values.updated_at = new Date();
+          const before = await repo.selectCompany(trx, teamId, uuid);
           const row = await repo.updateCompanyRow(trx, teamId, uuid, values);
-          if (!row) throw notFound('Company');
+          if (!row || !before) throw notFound('Company');
+          const changes = {
+            ...(row.pipeline_stage_uuid !== before.pipeline_stage_uuid && row.pipeline_stage_uuid
+              ? { pipeline_stage_uuid: row.pipeline_stage_uuid }
+              : {}),
+            ...(values.tags ? { tags: row.tags } : {}),
+          };
+          await recordActivities(
+            trx,
+            teamId,
+            changeActivities(before, changes).map((activity) => ({
+              ...activity,
+              objectType: 'company' as const,
+              objectUuid: uuid,
+            })),
+          );
           if (row.name === null && row.ln_id === null && row.linkedin === null && row.domain === null) {
             throw invalidField(
               'name',

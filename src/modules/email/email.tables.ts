@@ -123,6 +123,8 @@ export interface EmailsTable {
   tracking: Defaulted<boolean>;
   opened_at: Date | null;
   clicked_at: Date | null;
+  /** Incoming e-mails: when someone marked it read (null: unread). */
+  read_at: Date | null;
   error: string | null;
   sent_at: Date | null;
   created_at: CreatedAt;

@@ -5,6 +5,8 @@
 // state the engine understands - the engine then takes it from there on its next claim.
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
+import { activityCtes } from '../activities/activities.repository.js';
+import { activityColumns, flowActivityPayload, flowEndActivityType } from '../activities/activity-types.js';
 import type { EnrollmentStatus } from '../flows/flows.tables.js';
 
 /** Enrollments of one team: by uuid, or any condition over the alias `fl` (flow_leads). */
@@ -16,7 +18,8 @@ function condition(selection: EnrollmentSelection): RawBuilder<SqlBool> {
 
 /**
  * Ends the selected live (in_progress or paused) enrollments with `status` and `reason`, and cancels
- * their pending tasks in the same statement, so nothing planned for them is ever executed. Returns
+ * their pending tasks in the same statement, so nothing planned for them is ever executed; each
+ * contact's timeline records the end (flow_finished, flow_canceled, flow_failed). Returns
  * the number of enrollments ended. Ended enrollments are left alone (their first reason stands).
  */
 export async function endEnrollments(
@@ -33,7 +36,7 @@ export async function endEnrollments(
       update flow_leads fl set status = ${status}, reason = ${reason}, next_run_at = null, wait = null,
         finished_at = ${now}, updated_at = ${now}, claim_token = claim_token + 1, lease_until = null
       where fl.team_id = ${teamId} and fl.status in ('in_progress', 'paused') and ${condition(selection)}
-      returning fl.uuid
+      returning fl.uuid, fl.lead_uuid, fl.flow_uuid
     ),
     canceled as (
       -- The ended uuids as one array: their tasks are found on the enrollment index however many tasks
@@ -42,7 +45,21 @@ export async function endEnrollments(
       where t.team_id = ${teamId} and t.flow_lead_uuid = any(array(select uuid from ended))
         and t.status = 'in_progress'
       returning 1
-    )
+    ),
+    ${activityCtes(
+      teamId,
+      sql`(select ${activityColumns({
+        objectType: 'lead',
+        objectUuid: sql`e.lead_uuid`,
+        type: flowEndActivityType(status),
+        payload: flowActivityPayload({
+          flowUuid: sql`e.flow_uuid`,
+          flowLeadUuid: sql`e.uuid`,
+          reason: sql`${reason}::text`,
+        }),
+        createdAt: sql`${now}::timestamptz`,
+      })} from ended e)`,
+    )}
     select (select count(*) from ended)::int as ended, (select count(*) from canceled)::int as canceled
   `.execute(db);
   return result.rows[0]?.ended ?? 0;
@@ -125,4 +142,34 @@ export async function resumeFailedEnrollments(
       and fl.status = 'failed'
   `.execute(db);
   return Number(result.numAffectedRows ?? 0);
+}
+
+/**
+ * Records on the contacts' timelines the end of enrollments the engine itself ended (the status and
+ * reason they were stored with); enrollments among `uuids` that are live are left out.
+ */
+export async function recordEnrollmentEnds(db: Executor, teamId: number, uuids: string[]): Promise<void> {
+  if (uuids.length === 0) return;
+  await sql`
+    with ended as (
+      select fl.uuid, fl.lead_uuid, fl.flow_uuid, fl.status, fl.reason, fl.finished_at from flow_leads fl
+      where fl.team_id = ${teamId} and fl.uuid = any(${uuids}::uuid[])
+        and fl.status in ('finished', 'canceled', 'failed')
+    ),
+    ${activityCtes(
+      teamId,
+      sql`(select ${activityColumns({
+        objectType: 'lead',
+        objectUuid: sql`e.lead_uuid`,
+        type: sql`'flow_' || e.status`,
+        payload: flowActivityPayload({
+          flowUuid: sql`e.flow_uuid`,
+          flowLeadUuid: sql`e.uuid`,
+          reason: sql`e.reason`,
+        }),
+        createdAt: sql`e.finished_at`,
+      })} from ended e)`,
+    )}
+    select 1
+  `.execute(db);
 }

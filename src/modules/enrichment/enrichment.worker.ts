@@ -10,6 +10,7 @@ import { Type } from 'typebox';
 import type { Database, Executor } from '../../db/database.js';
 import { enqueueJob, handleJob, type JobHandler, jobType } from '../../jobs/queue.js';
 import type { Clock } from '../../lib/clock.js';
+import { recordActivities } from '../activities/activities.repository.js';
 import { linkLeadsToCompanies } from '../companies/company-links.js';
 import { claimRead } from '../engine/drivers/read-pace.js';
 import {
@@ -186,6 +187,16 @@ async function writeResults(
       }));
     await fillLeads(trx, teamId, leadFills);
     await fillCompanies(trx, teamId, companyFills);
+    // Companies have no enrichment event; their timeline records it like a contact's.
+    await recordActivities(
+      trx,
+      teamId,
+      companyFills.map((fill) => ({
+        type: 'contact_enriched',
+        objectType: 'company',
+        objectUuid: fill.uuid,
+      })),
+    );
     const failed = mine.flatMap((r) => (r.status === 'failed' ? [r] : []));
     for (const table of ['leads', 'companies'] as const) {
       await markReadFailures(

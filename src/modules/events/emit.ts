@@ -4,6 +4,13 @@ import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { enqueueJob } from '../../jobs/queue.js';
 import { newId } from '../../lib/ids.js';
+import { recordActivities, recordActivitiesFrom } from '../activities/activities.repository.js';
+import {
+  activityColumns,
+  activityOfEvent,
+  eventActivities,
+  eventPayload,
+} from '../activities/activity-types.js';
 import { fanOutEventsJob } from '../webhooks/webhook-jobs.js';
 import { EVENT_CATALOG, EVENT_OBJECT_KEYS, type EventName, isEventName } from './events.catalog.js';
 import type { EventObjects } from './events.schemas.js';
@@ -72,7 +79,7 @@ export async function emitEvents(
   trx: Executor,
   teamId: number,
   events: EventInput[],
-  options: { fanOut?: boolean } = {},
+  options: { fanOut?: boolean; timeline?: boolean } = {},
 ): Promise<string[]> {
   if (events.length === 0) return [];
   const rows = events.map((event) => {
@@ -132,6 +139,8 @@ export async function emitEvents(
     );
   }
   if (batch) await enqueueJob(trx, fanOutEventsJob, { teamId, batch });
+  // The contact's timeline records the fact with the event (a synthetic delivery says timeline: false).
+  if (options.timeline !== false) await recordActivities(trx, teamId, eventActivities(rows));
   return rows.map((row) => row.uuid);
 }
 
@@ -182,6 +191,16 @@ export async function emitContactEvents(
 ): Promise<number> {
   if (!EVENT_CATALOG[name]?.contact) throw new Error(`Event ${name} is not about a contact`);
   if (Array.isArray(leads) && leads.length === 0) return 0;
+  const type = activityOfEvent(name);
+  if (type) {
+    const payload = sql`${JSON.stringify(eventPayload(extra as Record<string, unknown>))}::jsonb`;
+    await recordActivitiesFrom(
+      trx,
+      teamId,
+      sql`select ${activityColumns({ objectType: 'lead', objectUuid: sql`l.uuid`, companyUuid: sql`l.company_uuid`, type, payload })}
+        from leads l where l.team_id = ${teamId} and ${selection(leads, 'l')}`,
+    );
+  }
   return emitSnapshots(trx, teamId, name, contactSnapshots(teamId, selection(leads, 'l')), 'contact', extra);
 }
 

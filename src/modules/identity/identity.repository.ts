@@ -168,9 +168,20 @@ export async function selectTeamById(db: Executor, teamId: number) {
   return db.selectFrom('teams').selectAll().where('id', '=', teamId).executeTakeFirst();
 }
 
-export async function countUsers(db: Executor): Promise<number> {
+/** Users other than the ones `leadflow demo` created (those hold a key named `demoKeyName`). */
+export async function countUsersBesidesDemo(db: Executor, demoKeyName: string): Promise<number> {
   const row = await db
     .selectFrom('users')
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('api_keys')
+            .select('api_keys.id')
+            .whereRef('api_keys.user_id', '=', 'users.id')
+            .where('api_keys.name', '=', demoKeyName),
+        ),
+      ),
+    )
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
   return row.n;

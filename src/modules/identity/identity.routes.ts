@@ -68,6 +68,7 @@ export const identityRoutes: FastifyPluginAsyncTypebox<{ identity: IdentityServi
   app.post(
     '/id/api/jwt-tokens/create-api-key',
     {
+      config: { ownerOnly: true },
       schema: {
         tags,
         operationId: 'createApiKey',
@@ -101,6 +102,7 @@ export const identityRoutes: FastifyPluginAsyncTypebox<{ identity: IdentityServi
   app.delete(
     '/id/api/api-keys/:id',
     {
+      config: { ownerOnly: true },
       schema: {
         tags,
         operationId: 'revokeApiKey',

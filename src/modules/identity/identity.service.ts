@@ -8,6 +8,7 @@ import { envelope, type PageRequest } from '../../lib/pagination.js';
 import { grantCredits } from '../enrichment/credits.js';
 import { type AuthCache, createAuthCache } from './auth-cache.js';
 import * as repo from './identity.repository.js';
+import { DEMO_KEY_NAME, TEAM_ROLES } from './roles.js';
 
 /** Other modules seed per-team data (default pipeline stages...) when a team is created. */
 export type TeamCreatedHook = (trx: Executor, teamId: number) => Promise<void>;
@@ -55,9 +56,6 @@ export function toUser(row: UserRow) {
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
 
-/** Roles of a team member: the owner (who created the team) and members. */
-export const TEAM_ROLES = ['owner', 'member'] as const;
-export type TeamRole = (typeof TEAM_ROLES)[number];
 const MIN_KEY_LENGTH = 16;
 /** Active (unrevoked) API keys a user may hold through the API; the admin CLI is not limited. */
 export const MAX_ACTIVE_API_KEYS = 100;
@@ -121,6 +119,8 @@ export function createIdentityService(deps: {
       teamName: string;
       apiKey?: string;
       existingUser?: boolean;
+      /** The API key's name; `leadflow demo` names its key DEMO_KEY_NAME, so its user is no owner. */
+      keyName?: string;
     }) {
       if (!EMAIL_PATTERN.test(input.email))
         throw invalidField('email', `"${input.email}" is not an e-mail address.`);
@@ -134,7 +134,7 @@ export function createIdentityService(deps: {
         }
         const user = existing ?? (await repo.insertUser(trx, { uuid: newId(), email: input.email }));
         const team = await createTeam(trx, input.teamName.trim(), user.id);
-        const { key } = await issueApiKey(trx, user.id, 'default', input.apiKey);
+        const { key } = await issueApiKey(trx, user.id, input.keyName ?? 'default', input.apiKey);
         return { user_id: user.id, team_id: team.id, api_key: key };
       });
       changed(result.user_id);
@@ -142,13 +142,14 @@ export function createIdentityService(deps: {
     },
 
     /**
-     * First start on an empty database: create the owner and their team. Serialised with an advisory
-     * lock so two processes starting together create one owner. Returns undefined when users exist.
+     * First start: create the owner and their team when no user exists but the demo's (`leadflow demo`
+     * may run before the first start). Serialised with an advisory lock so two processes starting
+     * together create one owner. Returns undefined when an owner exists.
      */
     async bootstrapOwner(input: { email: string; teamName: string; apiKey?: string }) {
       return db.transaction().execute(async (trx) => {
         await sql`select pg_advisory_xact_lock(hashtext('leadflow.bootstrap'))`.execute(trx);
-        if ((await repo.countUsers(trx)) > 0) return undefined;
+        if ((await repo.countUsersBesidesDemo(trx, DEMO_KEY_NAME)) > 0) return undefined;
         const user = await repo.insertUser(trx, { uuid: newId(), email: input.email });
         const team = await createTeam(trx, input.teamName, user.id);
         const { key } = await issueApiKey(trx, user.id, 'bootstrap', input.apiKey);

@@ -3,7 +3,7 @@ import { DateOrDateTime, Nullable, Selection, TypedBody, Uuid, withExample } fro
 import { BulkOperation } from '../bulk-operations/bulk-operations.schemas.js';
 import { ExportFields, FileExport } from '../files/exports.schemas.js';
 import { LEAD_FILTER_KEYS } from './leads.filter.js';
-import { LATER_MASS_ACTION_TYPES, type MASS_ACTION_TYPES } from './leads.mass-actions.js';
+import type { MASS_ACTION_TYPES } from './leads.mass-actions.js';
 
 const selectionDescription =
   'Which contacts: {"ids": [...]}, {"all": true} (optionally with "excludeIds": [...]), and/or contact ' +
@@ -175,6 +175,17 @@ const MASS_ACTION_PAYLOADS = {
       ),
     ),
   },
+  contact_mark_read: {
+    payload: Type.Optional(
+      Nullable(
+        closed(
+          {},
+          'Nothing. Marks what the contacts sent as read: their LinkedIn messages and conversations ' +
+            '(unread_count 0) and their e-mails (affected = contacts that had something unread)',
+        ),
+      ),
+    ),
+  },
   contact_export_csv: {
     payload: Type.Optional(
       Nullable(
@@ -198,8 +209,7 @@ export const MassActionBody = TypedBody<{ type: string; payload?: unknown; filte
   ),
   {
     description:
-      'A mass action over the selected contacts (blacklisted ones are skipped): `type` decides the payload. ' +
-      `${LATER_MASS_ACTION_TYPES.join(', ')} of the hosted service arrives with its feature (the inbox).`,
+      'A mass action over the selected contacts (blacklisted ones are skipped): `type` decides the payload.',
   },
 );
 

@@ -4,6 +4,8 @@
 import { sql } from 'kysely';
 import type { Database, Executor } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
+import { type ActivityInput, recordActivities } from '../activities/activities.repository.js';
+import { changeActivities } from '../activities/change-activities.js';
 import { refreshLeadBlacklistFlags } from '../blacklists/blacklist-match.js';
 import { linkLeadsToCompanies } from '../companies/company-links.js';
 import type { LeadColumns } from './leads.input.js';
@@ -67,11 +69,21 @@ export async function writeLeadChanges(
   }
   if (Object.keys(changes).length === 0) return undefined;
   await updateLeadColumns(trx, teamId, existing.uuid, changes);
+  await recordActivities(trx, teamId, timelineChanges(existing, changes));
   if (BLACKLIST_INPUTS.some((column) => column in changes)) {
     await refreshLeadBlacklistFlags(trx, teamId, { uuids: [existing.uuid] });
   }
   if (relink) await linkLeadsToCompanies(trx, teamId, { leadUuids: [existing.uuid] });
   return selectLead(trx, teamId, existing.uuid);
+}
+
+/** The activities of one contact's change: list, pipeline stage, tags added and removed. */
+function timelineChanges(existing: LeadRow, changes: Record<string, unknown>): ActivityInput[] {
+  return changeActivities(existing, changes).map((activity) => ({
+    ...activity,
+    objectType: 'lead',
+    objectUuid: existing.uuid,
+  }));
 }
 
 const KEY_OF_INDEX: Record<string, string[]> = {

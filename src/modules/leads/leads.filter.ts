@@ -19,6 +19,7 @@ import {
   type CustomFieldDefinition,
   selectCustomFieldDefinitions,
 } from '../custom-fields/custom-fields.repository.js';
+import { hasUnreadFilterField } from '../read-state/read-state.repository.js';
 import { tagFilterFields } from '../tags/tags.filter.js';
 import { EMAIL_STATUSES, LEAD_STATUSES, LINKEDIN_STATUSES } from './lead-fields.js';
 
@@ -118,6 +119,7 @@ export function leadFilterFields(definitions: CustomFieldDefinition[]): FilterSp
     linkedin_status: { type: 'enum', values: LINKEDIN_STATUSES, column: 'l.linkedin_status' },
     email_status: { type: 'enum', values: EMAIL_STATUSES, column: 'l.email_status' },
     is_blacklisted: { type: 'boolean', column: 'l.is_blacklisted' },
+    has_unread: hasUnreadFilterField,
     ...tagFilterFields('l.tags', 'contact'),
     custom_fields: customFieldsFilterField(definitions, 'l.custom_fields'),
     last_automation_approve_at: { type: 'datetime', column: 'l.last_automation_approve_at' },

@@ -11,12 +11,14 @@ import { applyInBatches, type BulkOperationRunner } from '../bulk-operations/bul
 import { coerceCustomFieldValue } from '../custom-fields/custom-field-values.js';
 import { selectCustomFieldDefinitions } from '../custom-fields/custom-fields.repository.js';
 import { prepareAddToFlow, prepareCancelFromFlows } from '../flows/enrollments/enrollments.mass-actions.js';
+import { markContactsRead } from '../read-state/read-state.repository.js';
 import { selectExistingTagUuids } from '../tags/tags.repository.js';
 import { deleteLeadsWhere } from './lead-deletion.js';
 import { loadLeadFilterSpec } from './leads.filter.js';
 import { teamScope } from './leads.query.js';
 import { requireLeadStage, requireList } from './leads.references.js';
 import { compileSelection } from './leads.selection.js';
+import { type ChangeOrigin, updateContactsTracked } from './leads.tracked-update.js';
 
 export const MASS_ACTION_TYPES = [
   'contact_add_tags',
@@ -28,9 +30,8 @@ export const MASS_ACTION_TYPES = [
   'contact_delete',
   'contact_add_to_flow',
   'contact_cancel_from_flows',
+  'contact_mark_read',
 ] as const;
-/** Types of the hosted service whose subject (the inbox) arrives in a later release. */
-export const LATER_MASS_ACTION_TYPES = ['contact_mark_read'] as const;
 
 export type MassActionType = (typeof MASS_ACTION_TYPES)[number];
 
@@ -38,8 +39,11 @@ export type PreparedAction = {
   type: MassActionType;
   /** The payload with everything resolved; stored on background operations. */
   payload: Record<string, unknown>;
-  /** Runs the action on the team's contacts matching `where` (alias `l`); returns contacts changed. */
-  apply(trx: Executor, teamId: number, where: RawBuilder<SqlBool>): Promise<number>;
+  /**
+   * Runs the action on the team's contacts matching `where` (alias `l`); returns contacts changed.
+   * `origin` (a flow's node) is recorded on the activities of the change.
+   */
+  apply(trx: Executor, teamId: number, where: RawBuilder<SqlBool>, origin?: ChangeOrigin): Promise<number>;
 };
 
 async function tagUuids(db: Executor, teamId: number, payload: Record<string, unknown>): Promise<string[]> {
@@ -73,12 +77,14 @@ async function update(trx: Executor, teamId: number, where: RawBuilder<SqlBool>,
 
 /** Moves the selected contacts to a list or stage; those already there are not touched (or counted). */
 function setReference(column: 'list_uuid' | 'pipeline_stage_uuid', uuid: string): PreparedAction['apply'] {
-  return (trx, team, where) =>
-    update(
+  return (trx, team, where, origin) =>
+    updateContactsTracked(
       trx,
       team,
       sql<SqlBool>`${where} and ${sql.ref(`l.${column}`)} <> ${uuid}::uuid`,
       sql`${sql.ref(column)} = ${uuid}::uuid`,
+      column === 'list_uuid' ? 'list' : 'stage',
+      origin,
     );
 }
 
@@ -95,12 +101,14 @@ export async function prepareMassAction(
       return {
         type,
         payload: { tag_uuids: tags },
-        apply: (trx, team, where) =>
-          update(
+        apply: (trx, team, where, origin) =>
+          updateContactsTracked(
             trx,
             team,
             sql<SqlBool>`${where} and not (l.tags @> ${tags}::uuid[])`,
             sql`tags = l.tags || array(select unnest(${tags}::uuid[]) except select unnest(l.tags))`,
+            'tags',
+            origin,
           ),
       };
     }
@@ -109,12 +117,14 @@ export async function prepareMassAction(
       return {
         type,
         payload: { tag_uuids: tags },
-        apply: (trx, team, where) =>
-          update(
+        apply: (trx, team, where, origin) =>
+          updateContactsTracked(
             trx,
             team,
             sql<SqlBool>`${where} and l.tags && ${tags}::uuid[]`,
             sql`tags = array(select t from unnest(l.tags) with ordinality u(t, n) where t <> all(${tags}::uuid[]) order by n)`,
+            'tags',
+            origin,
           ),
       };
     }
@@ -123,12 +133,14 @@ export async function prepareMassAction(
       return {
         type,
         payload: { tag_uuids: tags },
-        apply: (trx, team, where) =>
-          update(
+        apply: (trx, team, where, origin) =>
+          updateContactsTracked(
             trx,
             team,
             sql<SqlBool>`${where} and not (l.tags @> ${tags}::uuid[] and l.tags <@ ${tags}::uuid[])`,
             sql`tags = ${tags}::uuid[]`,
+            'tags',
+            origin,
           ),
       };
     }
@@ -191,13 +203,9 @@ export async function prepareMassAction(
       return prepareAddToFlow(db, teamId, payload);
     case 'contact_cancel_from_flows':
       return prepareCancelFromFlows(db, teamId, payload);
+    case 'contact_mark_read':
+      return { type, payload: {}, apply: (trx, team, where) => markContactsRead(trx, team, where) };
     default: {
-      if ((LATER_MASS_ACTION_TYPES as readonly string[]).includes(type)) {
-        throw invalidField(
-          'type',
-          `The mass action ${type} is not available yet: its feature arrives in a later release.`,
-        );
-      }
       throw invalidField(
         'type',
         `Unknown mass action type "${type}". Types: ${MASS_ACTION_TYPES.join(', ')}.`,

@@ -7,6 +7,7 @@ import {
   CreatedLead,
   CreateLeadsBody,
   Lead,
+  LeadDetail,
   LeadQuery,
   LookupLeadBody,
   UpdateLeadBody,
@@ -112,12 +113,20 @@ export const leadsRoutes: FastifyPluginAsyncTypebox<{ leads: LeadsService }> = a
         tags,
         operationId: 'getLead',
         summary: 'Get a contact',
+        description:
+          'The contact with its markers: per sender profile and in total, e-mails sent, received, opened ' +
+          'and clicked, first and last e-mail, LinkedIn messages sent and received, connection request ' +
+          'sent and accepted, last messaging activity (counters kept as messages come and go). ' +
+          'disable_aggregation=true leaves them out.',
         params: UuidParams,
         querystring: LeadQuery,
-        response: { 200: Lead },
+        response: { 200: LeadDetail },
       },
     },
-    async (request) => leads.getLead(authOf(request).teamId, request.params.uuid),
+    async (request) =>
+      leads.getLead(authOf(request).teamId, request.params.uuid, {
+        aggregate: request.query.disable_aggregation !== true,
+      }),
   );
 
   app.put(

@@ -16,6 +16,7 @@ import {
   Website,
   withExample,
 } from '../../http/schemas.js';
+import { LeadMarkers } from '../activities/markers.schemas.js';
 import { EMAIL_STATUSES, LEAD_STATUSES, LINKEDIN_STATUSES } from './lead-fields.js';
 import { LEAD_FILTER_KEYS } from './leads.filter.js';
 import { leadSort } from './leads.query.js';
@@ -345,8 +346,31 @@ export const UpdateLeadBody = Type.Object(
 );
 
 export const LeadQuery = Type.Object({
-  disable_aggregation: Type.Optional(Type.Boolean({ description: 'Accepted; has no effect' })),
+  disable_aggregation: Type.Optional(
+    Type.Boolean({ description: 'true leaves out the aggregated markers (default false)' }),
+  ),
 });
+
+/** One contact with its aggregates (GET without disable_aggregation). */
+export const LeadDetail = Type.Object(
+  {
+    ...Lead.properties,
+    markers: Type.Optional(LeadMarkers),
+    unread_counts: Type.Optional(
+      Type.Array(
+        Type.Object({
+          category: Type.Enum(['linkedin', 'email'], { description: 'The channel' }),
+          sender_profile_uuid: Nullable(Uuid('The sender profile it was sent to')),
+          count: Type.Integer({ description: 'Messages or e-mails from the contact not read yet' }),
+        }),
+        {
+          description: 'What the contact sent that nobody has read, per channel and sender (empty: nothing)',
+        },
+      ),
+    ),
+  },
+  { title: 'Contact with aggregates' },
+);
 
 // The search filter is the selection language of count, export and mass actions (leads.selection.ts).
 export const SearchLeadsBody = SearchBody(leadSort, [

@@ -5,9 +5,11 @@ import { invalidField, notFound } from '../../lib/errors.js';
 import { parseLinkedInPerson } from '../../lib/linkedin.js';
 import { normalizeEmail } from '../../lib/normalize.js';
 import { envelope, type PageParams, resolvePage } from '../../lib/pagination.js';
+import { selectLeadMarkers } from '../activities/markers.repository.js';
 import { queueBulkOperation } from '../bulk-operations/bulk-operations.jobs.js';
 import { selectCustomFieldDefinitions } from '../custom-fields/custom-fields.repository.js';
 import { queueExport } from '../files/exports.service.js';
+import { selectUnreadCounts } from '../read-state/read-state.repository.js';
 import { deleteLeadsWhere } from './lead-deletion.js';
 import { teamLeadTotal } from './leads.counts.js';
 import { leadFilterSpec } from './leads.filter.js';
@@ -81,10 +83,20 @@ export function createLeadsService(deps: { db: Database; config: Config }) {
       return presentLead(row, definitions, { upsert_status: status });
     },
 
-    async getLead(teamId: number, uuid: string) {
+    /**
+     * One contact; with `aggregate`, also its markers (counters kept per sender) and unread counts (from
+     * the partial indexes of unread rows) - neither counts messages here.
+     */
+    async getLead(teamId: number, uuid: string, options: { aggregate?: boolean } = {}) {
       const row = await selectLead(db, teamId, uuid);
       if (!row) throw notFound('Contact');
-      return (await present(teamId, [row]))[0]!;
+      const lead = (await present(teamId, [row]))[0]!;
+      if (options.aggregate === false) return lead;
+      const [markers, unread] = await Promise.all([
+        selectLeadMarkers(db, teamId, uuid),
+        selectUnreadCounts(db, teamId, uuid),
+      ]);
+      return { ...lead, markers, unread_counts: unread };
     },
 
     async lookupLead(teamId: number, input: LookupInput) {

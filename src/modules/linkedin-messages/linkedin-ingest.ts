@@ -198,9 +198,12 @@ export async function ingestInbox(
         returning uuid, lead_uuid, linkedin_conversation_uuid, type, linkedin_type, text, subject, sent_at, message_hash
       ),
       counted as (
+        -- Messages the contact sent are unread until someone marks them read (contact_mark_read).
         update linkedin_conversations c set event_count = c.event_count + n.n,
+          unread_count = c.unread_count + n.inbox,
           last_stored_message_at = greatest(c.last_stored_message_at, n.last), updated_at = ${now}
-        from (select linkedin_conversation_uuid as uuid, count(*)::int as n, max(sent_at) as last from ins
+        from (select linkedin_conversation_uuid as uuid, count(*)::int as n,
+                count(*) filter (where type = 'inbox')::int as inbox, max(sent_at) as last from ins
               where linkedin_conversation_uuid is not null group by 1) n
         where c.team_id = ${teamId} and c.uuid = n.uuid
         returning 1

@@ -145,6 +145,11 @@ export const conversationFilterFields: FilterSpec['fields'] = {
     description: 'The LinkedIn account: in Leadflow the sender profile',
   },
   last_activity_at: { type: 'datetime', column: 'c.last_activity_at' },
+  unread_count: {
+    type: 'integer',
+    column: 'c.unread_count',
+    description: 'Unread messages from the contact, e.g. {">": 0} for unread conversations',
+  },
   created_at: { type: 'datetime', column: 'c.created_at' },
   updated_at: { type: 'datetime', column: 'c.updated_at' },
 };

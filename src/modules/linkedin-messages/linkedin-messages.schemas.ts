@@ -128,6 +128,9 @@ export const LinkedInConversation = Type.Object(
     lead_nickname: Nullable(Type.String({ description: 'The contact\u2019s LinkedIn nickname' })),
     group_context: Type.Null({ description: 'Always null (1:1 conversations only)' }),
     event_count: Type.Integer({ description: 'Messages stored in it' }),
+    unread_count: Type.Integer({
+      description: 'Messages from the contact not read yet (contact_mark_read sets it to 0)',
+    }),
     last_activity_at: Nullable(DateTime('Latest message sent or received')),
     last_stored_message_at: Nullable(DateTime('Latest message stored by the sync')),
     last_msg_sync_at: Nullable(DateTime('When the sync last stored from it')),

@@ -45,6 +45,7 @@ export interface LinkedinConversationsTable {
   lead_nickname: string | null;
   linkedin_messenger_type: Defaulted<string>;
   event_count: Defaulted<number>;
+  unread_count: Defaulted<number>;
   last_activity_at: Date | null;
   last_stored_message_at: Date | null;
   last_msg_sync_at: Date | null;

@@ -89,21 +89,6 @@ export async function countLeadsInList(db: Executor, teamId: number, uuid: strin
   return row.n;
 }
 
-export async function moveLeadsToList(
-  db: Executor,
-  teamId: number,
-  from: string,
-  to: string,
-): Promise<number> {
-  const result = await db
-    .updateTable('leads')
-    .set({ list_uuid: to, updated_at: new Date() })
-    .where('team_id', '=', teamId)
-    .where('list_uuid', '=', from)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
-}
-
 /** Lead counts of the team's lists among `uuids`, one grouped scan of the list index. */
 export async function selectListLeadCounts(db: Executor, teamId: number, uuids: string[]) {
   return db

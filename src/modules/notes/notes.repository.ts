@@ -49,22 +49,6 @@ export async function selectNote(db: Executor, teamId: number, uuid: string) {
     .executeTakeFirst();
 }
 
-/**
- * Checks that the record exists and keeps it from being deleted until the transaction ends (a
- * contact deleted meanwhile would otherwise leave a note its purge already missed).
- */
-export async function lockNoteTarget(db: Executor, teamId: number, object: NoteObject, uuid: string) {
-  const table = object === 'lead' ? 'leads' : 'companies';
-  const row = await db
-    .selectFrom(table)
-    .select('uuid')
-    .where('team_id', '=', teamId)
-    .where('uuid', '=', uuid)
-    .forKeyShare()
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 export async function insertNote(
   db: Executor,
   note: {

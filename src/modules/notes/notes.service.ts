@@ -2,6 +2,7 @@ import type { Database, Executor } from '../../db/database.js';
 import { invalidField, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { envelope, type PageParams, resolvePage } from '../../lib/pagination.js';
+import { lockTimelineRecord, recordActivities } from '../activities/activities.repository.js';
 import type { LeadPurgeStep } from '../leads/lead-deletion.js';
 import * as repo from './notes.repository.js';
 
@@ -44,10 +45,10 @@ export function createNotesService(deps: { db: Database }) {
     ) {
       const text = cleanText(input.note);
       return db.transaction().execute(async (trx) => {
-        if (!(await repo.lockNoteTarget(trx, teamId, input.object, input.object_uuid))) {
+        if (!(await lockTimelineRecord(trx, teamId, input.object, input.object_uuid))) {
           throw notFound(input.object === 'lead' ? 'Contact' : 'Company');
         }
-        return repo.insertNote(trx, {
+        const note = await repo.insertNote(trx, {
           team_id: teamId,
           uuid: newId(),
           user_id: userId,
@@ -55,6 +56,16 @@ export function createNotesService(deps: { db: Database }) {
           object_uuid: input.object_uuid,
           note: text,
         });
+        await recordActivities(trx, teamId, [
+          {
+            type: 'note_added',
+            objectType: input.object,
+            objectUuid: input.object_uuid,
+            payload: { note_uuid: note.uuid, note: text },
+            userId,
+          },
+        ]);
+        return note;
       });
     },
 

@@ -56,6 +56,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
   app.post(
     '/integrations/api/webhooks',
     {
+      config: { ownerOnly: true },
       schema: {
         tags,
         operationId: 'createWebhook',
@@ -88,6 +89,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
   app.post(
     '/integrations/api/webhooks/test',
     {
+      config: { ownerOnly: true },
       serializerCompiler: plainJson,
       schema: {
         tags,
@@ -123,6 +125,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
   app.put(
     '/integrations/api/webhooks/:uuid',
     {
+      config: { ownerOnly: true },
       schema: {
         tags,
         operationId: 'updateWebhook',
@@ -139,6 +142,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
   app.post(
     '/integrations/api/webhooks/:uuid/rotate-secret',
     {
+      config: { ownerOnly: true },
       schema: {
         tags,
         operationId: 'rotateWebhookSecret',
@@ -162,6 +166,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
   app.delete(
     '/integrations/api/webhooks/:uuid',
     {
+      config: { ownerOnly: true },
       schema: {
         tags,
         operationId: 'deleteWebhook',
@@ -196,6 +201,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
   app.post(
     '/integrations/api/webhooks/:uuid/deliveries/:deliveryUuid/retry',
     {
+      config: { ownerOnly: true },
       schema: {
         tags,
         operationId: 'retryWebhookDelivery',

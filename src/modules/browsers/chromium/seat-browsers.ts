@@ -12,7 +12,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import type { Config } from '../../../config.js';
 import type { Database } from '../../../db/database.js';
 import { BlockedTargetError, type OutboundGuard, outboundGuard } from '../../../lib/net/outbound.js';
@@ -164,6 +164,8 @@ export function createSeatBrowsers(options: SeatBrowsersOptions): SeatBrowsers {
     );
     await fs.rm(entry.dir, { recursive: true, force: true });
     await fs.mkdir(entry.dir, { recursive: true, mode: 0o700 });
+    // Loaded on the first launch: most processes never start a browser, and the module is heavy to load.
+    const { chromium } = await import('playwright-core');
     const context = await chromium.launchPersistentContext(entry.dir, {
       executablePath: settings.chromiumPath,
       headless: true,

@@ -53,6 +53,7 @@ const emailFields = {
   folder: Nullable(Type.String()),
   opened_at: Nullable(DateTime('First open (tracking on)')),
   clicked_at: Nullable(DateTime('First click (tracking on)')),
+  read_at: Nullable(DateTime('Incoming e-mails: when it was marked read (contact_mark_read); null: unread')),
   error: Nullable(Type.String({ description: 'Why sending failed' })),
   sent_at: Nullable(DateTime('Sent or received')),
   created_at: DateTime(),

@@ -22,7 +22,7 @@ import { type PreparedAction, prepareMassAction } from '../../leads/leads.mass-a
 import type { LeadRow } from '../../leads/leads.present.js';
 import { deliverEventsTo } from '../../webhooks/fan-out.js';
 import type { WebhookClient } from '../../webhooks/webhook-client.js';
-import { endEnrollments, releaseHolds } from '../enrollment-signals.js';
+import { endEnrollments, recordEnrollmentEnds, releaseHolds } from '../enrollment-signals.js';
 import type { PreparedRender } from '../render.js';
 import { loadVersions } from '../version.js';
 import { callApi } from './http-node.js';
@@ -431,6 +431,9 @@ async function resolveHttp(deps: BatchDeps, works: WorkType[], ctx: BatchContext
 
 const json = (value: unknown) => JSON.stringify(value);
 
+/** Statuses of an enrollment that has left its flow (claimed rows were all in progress). */
+const ENDED = new Set(['finished', 'canceled', 'failed']);
+
 async function writeWorks(
   trx: Executor,
   teamId: number,
@@ -463,6 +466,11 @@ async function writeWorks(
   `.execute(trx);
   const accepted = new Set(updated.rows.map((r) => r.uuid));
   const mine = works.filter((w) => accepted.has(w.fl.uuid));
+  await recordEnrollmentEnds(
+    trx,
+    teamId,
+    mine.filter((w) => ENDED.has(w.fl.status)).map((w) => w.fl.uuid),
+  );
 
   const inserts = mine.flatMap((w) =>
     w.newTasks.map((t) => ({
@@ -565,14 +573,21 @@ async function applyEffects(
 ) {
   const effects = works.flatMap((w) => w.effects);
   if (effects.length === 0) return;
-  const massGroups = new Map<string, string[]>();
-  for (const effect of effects) {
-    if (effect.kind !== 'mass_action') continue;
-    massGroups.set(effect.key, [...(massGroups.get(effect.key) ?? []), effect.leadUuid]);
+  // Per action and flow, so the contacts' activities name the flow that changed them.
+  const massGroups = new Map<string, { key: string; flowUuid: string; leads: string[] }>();
+  for (const work of works) {
+    for (const effect of work.effects) {
+      if (effect.kind !== 'mass_action') continue;
+      const group = `${effect.key}|${work.fl.flow_uuid}`;
+      const entry = massGroups.get(group) ?? { key: effect.key, flowUuid: work.fl.flow_uuid, leads: [] };
+      entry.leads.push(effect.leadUuid);
+      massGroups.set(group, entry);
+    }
   }
-  for (const [key, leads] of massGroups) {
+  for (const { key, flowUuid, leads } of massGroups.values()) {
     const action = prepared.get(key);
-    if (action) await action.apply(trx, teamId, sql<SqlBool>`l.uuid = any(${leads}::uuid[])`);
+    if (action)
+      await action.apply(trx, teamId, sql<SqlBool>`l.uuid = any(${leads}::uuid[])`, { flowUuid, at: now });
   }
   const pairs = (kind: string) =>
     effects.filter((e) => e.kind === kind) as Array<{
@@ -640,7 +655,8 @@ async function sendToFlows(
 
 /**
  * gs_trigger_custom_webhook: the contact's event (the webhook's own event name, with the automation)
- * is recorded without fan-out and delivered to that webhook only, signed and retried like any other.
+ * is recorded without fan-out and delivered to that webhook only, signed and retried like any other. It
+ * reports nothing that happened, so it stays off the contact's timeline.
  */
 async function triggerCustomWebhooks(trx: Executor, teamId: number, works: WorkType[]) {
   const calls = works.flatMap((w) =>
@@ -670,7 +686,7 @@ async function triggerCustomWebhooks(trx: Executor, teamId: number, works: WorkT
             : null,
         },
       ],
-      { fanOut: false },
+      { fanOut: false, timeline: false },
     );
     if (uuid) await deliverEventsTo(trx, teamId, call.webhookUuid, [uuid]);
   }

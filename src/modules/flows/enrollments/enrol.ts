@@ -2,9 +2,12 @@
 // number of contacts, used by the single enrol endpoint, add-new-lead, the contact mass action and
 // self-filling contact sources. A contact enters a flow at most once, ever (the unique key skips
 // contacts already in it); blacklisted contacts never enter.
+
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Executor } from '../../../db/database.js';
 import { AppError, invalidField, notFound } from '../../../lib/errors.js';
+import { activityCtes } from '../../activities/activities.repository.js';
+import { activityColumns, flowActivityPayload } from '../../activities/activity-types.js';
 import type { FlowStatus } from '../flows.tables.js';
 import { selectVersion } from '../versions/versions.repository.js';
 
@@ -98,8 +101,21 @@ export async function enrolContacts(
       from picked p
       where not p.is_blacklisted
       on conflict (team_id, flow_uuid, lead_uuid) do nothing
-      returning 1
-    )
+      returning uuid, lead_uuid
+    ),
+    ${activityCtes(
+      teamId,
+      sql`(select ${activityColumns({
+        objectType: 'lead',
+        objectUuid: sql`i.lead_uuid`,
+        type: 'flow_enrolled',
+        payload: flowActivityPayload({
+          flowUuid: sql`${target.flowUuid}::uuid`,
+          flowLeadUuid: sql`i.uuid`,
+          addedBy: sql`${addedBy}::text`,
+        }),
+      })} from inserted i)`,
+    )}
     select (select count(*) from inserted)::int as enrolled, (select count(*) from picked)::int as picked,
       (select max(uuid::text) from picked)::uuid as last_uuid,
       (select max(updated_at) from picked) as last_updated_at

@@ -22,6 +22,12 @@ export const FlowMetrics = Type.Record(
     canceled_leads_count: count('Enrollments canceled'),
     failed_leads_count: count('Enrollments failed'),
     task_counts: counts('Pending (in_progress) tasks by task type: the queue, not what was sent'),
+    conversions: Type.Record(Type.String(), counts('Kind -> count'), {
+      description:
+        'Per channel (linkedin_connection_request, linkedin_message, linkedin_inmail, email): sent and what followed ' +
+        '(accepted, opened, clicked, replied, blocked, bounced), over all time. Acceptance rate = ' +
+        'linkedin_connection_request.accepted / .sent; reply rate = replied / sent summed over the message channels',
+    }),
   }),
   { description: 'Per flow UUID (flows of other teams and unknown UUIDs are left out)' },
 );

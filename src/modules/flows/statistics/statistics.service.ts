@@ -27,6 +27,8 @@ const CHANNEL_KINDS: Record<string, string[]> = {
 };
 
 const zeros = (keys: string[]): Counts => Object.fromEntries(keys.map((key) => [key, 0]));
+const channelZeros = (): Record<string, Counts> =>
+  Object.fromEntries(Object.entries(CHANNEL_KINDS).map(([channel, kinds]) => [channel, zeros(kinds)]));
 
 function add(counts: Counts, key: unknown, value: number) {
   const name = String(key);
@@ -53,7 +55,7 @@ export function createFlowStatisticsService(deps: { db: Database }) {
       `.execute(db);
       if (flows.length === 0) return {};
       const ids = flows.map((flow) => flow.uuid);
-      const [enrollments, tasks] = await Promise.all([
+      const [enrollments, tasks, conversions] = await Promise.all([
         sumDeltas(db, flowLeadCountDeltas, teamId, {
           groupBy: ['flow_uuid', 'status'],
           where: sql<SqlBool>`d.flow_uuid = any(${ids}::uuid[])`,
@@ -61,6 +63,10 @@ export function createFlowStatisticsService(deps: { db: Database }) {
         sumDeltas(db, taskCountDeltas, teamId, {
           groupBy: ['flow_uuid', 'type'],
           where: sql<SqlBool>`d.flow_uuid = any(${ids}::uuid[]) and d.status = 'in_progress'`,
+        }),
+        sumDeltas(db, flowConversionDeltas, teamId, {
+          groupBy: ['flow_uuid', 'channel', 'kind'],
+          where: sql<SqlBool>`d.flow_uuid = any(${ids}::uuid[])`,
         }),
       ]);
       type FlowCounts = {
@@ -71,6 +77,7 @@ export function createFlowStatisticsService(deps: { db: Database }) {
         canceled_leads_count: number;
         failed_leads_count: number;
         task_counts: Counts;
+        conversions: Record<string, Counts>;
       };
       const result: Record<string, FlowCounts> = {};
       for (const uuid of ids) {
@@ -82,6 +89,7 @@ export function createFlowStatisticsService(deps: { db: Database }) {
           canceled_leads_count: 0,
           failed_leads_count: 0,
           task_counts: {},
+          conversions: channelZeros(),
         };
       }
       for (const group of enrollments) {
@@ -91,6 +99,11 @@ export function createFlowStatisticsService(deps: { db: Database }) {
         if (key in entry && key !== 'task_counts') (entry[key] as number) += group.count;
       }
       for (const group of tasks) add(result[String(group.flow_uuid)]!.task_counts, group.type, group.count);
+      for (const group of conversions) {
+        const byChannel = result[String(group.flow_uuid)]!.conversions;
+        byChannel[String(group.channel)] ??= {};
+        add(byChannel[String(group.channel)]!, group.kind, group.count);
+      }
       return result;
     },
 
@@ -168,9 +181,7 @@ export function createFlowStatisticsService(deps: { db: Database }) {
         result[id] = {
           contact_source_statuses: zeros(ENROLLMENT_STATUSES),
           contact_source_added_by: { user: 0, filter: 0, flow: 0 },
-          contact_source_conversions: Object.fromEntries(
-            Object.entries(CHANNEL_KINDS).map(([channel, kinds]) => [channel, zeros(kinds)]),
-          ),
+          contact_source_conversions: channelZeros(),
         };
       }
       for (const group of enrollments) {

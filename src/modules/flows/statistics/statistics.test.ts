@@ -108,6 +108,12 @@ describe('POST /flows/api/flows/metrics', () => {
         canceled_leads_count: 0,
         failed_leads_count: 1,
         task_counts: { linkedin_send_connection_request: 1, email_send_message: 1 },
+        conversions: {
+          linkedin_connection_request: { sent: 1, accepted: 2 },
+          linkedin_message: { sent: 0, opened: 0, replied: 0, blocked: 0 },
+          linkedin_inmail: { sent: 0, opened: 0, replied: 0 },
+          email: { sent: 0, opened: 1, clicked: 0, replied: 0, bounced: 0 },
+        },
       },
       [other.uuid]: {
         leads_count: 0,
@@ -117,6 +123,12 @@ describe('POST /flows/api/flows/metrics', () => {
         canceled_leads_count: 0,
         failed_leads_count: 0,
         task_counts: { linkedin_send_connection_request: 1 },
+        conversions: {
+          linkedin_connection_request: { sent: 0, accepted: 0 },
+          linkedin_message: { sent: 0, opened: 0, replied: 0, blocked: 0 },
+          linkedin_inmail: { sent: 0, opened: 0, replied: 0 },
+          email: { sent: 0, opened: 0, clicked: 0, replied: 0, bounced: 0 },
+        },
       },
     });
     expect((await post(bob, '/flows/api/flows/metrics', { uuids: [flow.uuid] })).json()).toEqual({});

@@ -1,0 +1,114 @@
+// The flow builder in a real browser: a multi-branch flow built from an empty canvas with the mouse,
+// a validation problem shown on its step and fixed, undo/redo, the draft kept across a reload, and
+// axe on the list and the builder.
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible, startWebHarness, type WebHarness, webTestsUnavailable } from './web-harness.js';
+
+describe.skipIf(webTestsUnavailable)('web application: flows and the builder', { timeout: 180_000 }, () => {
+  let web: WebHarness;
+  let page: Page;
+  let flowUuid: string;
+
+  beforeAll(async () => {
+    web = await startWebHarness();
+    page = await web.newPage({ width: 1440, height: 900 });
+    await web.signInOwner(page);
+  }, 180_000);
+  afterAll(() => web?.close());
+
+  /** Clicks the "+" of a branch and picks a step type from the palette. */
+  async function addStep(after: string, type: string) {
+    await page.getByRole('button', { name: `Add step after ${after}`, exact: true }).click();
+    const palette = page.getByRole('dialog', { name: /Add a step after/ });
+    await palette.getByRole('button', { name: type, exact: true }).click();
+    await palette.waitFor({ state: 'hidden' });
+  }
+
+  it('creates a flow from the empty list and opens the builder', async () => {
+    await page.getByRole('link', { name: 'Flows' }).click();
+    await page.getByRole('heading', { name: 'Flows' }).waitFor();
+    await page.getByText('No flows yet').waitFor();
+    await expectAccessible(page, 'flows (empty)');
+    await page.getByRole('button', { name: 'New flow' }).click();
+    await page.getByRole('dialog', { name: 'New flow' }).getByLabel('Name').fill('DACH founders');
+    await page.getByRole('button', { name: 'Create and open builder' }).click();
+    await page.getByRole('heading', { name: 'DACH founders' }).waitFor();
+    flowUuid = page.url().split('/flows/')[1] as string;
+    expect(flowUuid).toMatch(/^[0-9a-f-]{36}$/);
+    await page.getByRole('button', { name: 'Step 1: End' }).waitFor();
+  });
+
+  it('builds a branching flow with the mouse and shows the API problem on its step', async () => {
+    await addStep('Start', 'Connection request');
+    await addStep('step 2', 'Invitation accepted?');
+    // The trigger's first branch continues to the end; its second got an end of its own.
+    await page.getByText('accepted within 7 days', { exact: true }).waitFor();
+    await page.getByText('not accepted within 7 days', { exact: true }).waitFor();
+    await addStep('step 3 (accepted within 7 days)', 'LinkedIn message');
+    await addStep('step 3 (not accepted within 7 days)', 'Visit profile');
+    await expect.poll(() => page.getByRole('button', { name: /^Step \d+: / }).count()).toBe(6);
+
+    // The message step has no text yet: saving answers 422, shown on the step.
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('alert').filter({ hasText: 'The flow was not saved' }).waitFor();
+    const messageStep = page.getByRole('button', { name: /^Step 5: LinkedIn message \(has problems\)/ });
+    await messageStep.waitFor();
+    await expect
+      .poll(() => page.getByRole('list', { name: 'Problems of step 5' }).textContent())
+      .toMatch(/template/i);
+    await expectAccessible(page, 'builder with a problem');
+
+    await messageStep.click();
+    const panel = page.getByRole('region', { name: 'Step 5: LinkedIn message' });
+    await panel.getByLabel('Text', { exact: true }).fill('Thanks for connecting, {{first_name}}!');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved.').waitFor();
+    await page.getByRole('button', { name: 'Step 5: LinkedIn message', exact: true }).waitFor();
+
+    const flow = await web.ctx.request(web.owner, { method: 'GET', url: `/flows/api/flows/${flowUuid}` });
+    const nodes = flow.json().nodes as Array<{
+      id: number;
+      type: string;
+      after: Array<{ node_id: number; branch_id: number }>;
+    }>;
+    expect(nodes.map((n) => n.type).sort()).toEqual(
+      [
+        'end',
+        'end',
+        'linkedin_send_connection_request',
+        'linkedin_send_message',
+        'linkedin_visit_profile',
+        'trigger_linkedin_connection_request_accepted',
+      ].sort(),
+    );
+    const trigger = nodes.find((n) => n.type === 'trigger_linkedin_connection_request_accepted');
+    expect(trigger?.after.map((e) => e.branch_id).sort()).toEqual([1, 2]);
+    expect(flow.json().contact_sources[0].after_id).toBe(
+      nodes.find((n) => n.type === 'linkedin_send_connection_request')?.id,
+    );
+  });
+
+  it('undoes and redoes, and keeps unsaved changes across a reload', async () => {
+    await page.getByRole('button', { name: 'Step 6: Visit profile', exact: true }).click();
+    await page.getByRole('button', { name: 'Delete step' }).click();
+    await page
+      .getByRole('button', { name: 'Step 6: Visit profile', exact: true })
+      .waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await page.getByRole('button', { name: 'Step 6: Visit profile', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Redo' }).click();
+    await page
+      .getByRole('button', { name: 'Step 6: Visit profile', exact: true })
+      .waitFor({ state: 'detached' });
+    await page.getByText('Unsaved changes').waitFor();
+
+    // The browser asks before leaving a page with unsaved changes; the reload goes ahead.
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.reload();
+    await page.getByText(/Restored unsaved changes/).waitFor();
+    expect(await page.getByRole('button', { name: 'Step 6: Visit profile', exact: true }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Discard them' }).click();
+    await page.getByRole('button', { name: 'Step 6: Visit profile', exact: true }).waitFor();
+  });
+});

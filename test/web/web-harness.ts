@@ -1,0 +1,106 @@
+// Browser tests of the web application: one real server (the app on loopback with the built dist/web and a
+// private database) and one headless Debian Chromium per test file, pages checked with axe-core.
+import { existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { DEFAULT_WEB_DIR } from '../../src/http/web-app.js';
+import { guardLoopback } from '../../src/modules/browsers/chromium/test-guard.js';
+import { createTestContext, type TestContext, type TestUser } from '../harness.js';
+
+const chromiumPath = process.env.LEADFLOW_CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Why browser tests cannot run here (printed once), or undefined when they can. */
+export const webTestsUnavailable: string | undefined = (() => {
+  if (!existsSync(chromiumPath))
+    return `Chromium not found at ${chromiumPath} (apt-get install chromium, or set LEADFLOW_CHROMIUM_PATH)`;
+  // CI builds the app in npm ci (prepare); elsewhere a missing build skips with the command to run.
+  if (!existsSync(path.join(DEFAULT_WEB_DIR, 'index.html')) && !process.env.CI)
+    return 'the web application is not built (run npm run build)';
+  return undefined;
+})();
+if (webTestsUnavailable)
+  process.stdout.write(`web application browser tests skipped: ${webTestsUnavailable}\n`);
+
+export type WebHarness = {
+  ctx: TestContext;
+  origin: string;
+  browser: Browser;
+  owner: TestUser;
+  /** A fresh browser context (cookies of its own) guarded to loopback. */
+  newPage(viewport?: { width: number; height: number }): Promise<Page>;
+  /** Signs the owner in through a one-time password link, as after the first start. */
+  signInOwner(page: Page): Promise<void>;
+  close(): Promise<void>;
+};
+
+export const OWNER_PASSWORD = 'a long enough password';
+
+export async function startWebHarness(
+  options: Parameters<typeof createTestContext>[0] = {},
+): Promise<WebHarness> {
+  const ctx = await createTestContext({
+    ...options,
+    env: { LEADFLOW_SIGN_IN_ATTEMPTS_PER_MINUTE: '1000', ...(options.env ?? {}) },
+  });
+  await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  const origin = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
+  const owner = await ctx.createUser('Web team');
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: [
+      '--disable-dev-shm-usage',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+  const guard = guardLoopback();
+  const contexts: BrowserContext[] = [];
+
+  return {
+    ctx,
+    origin,
+    browser,
+    owner,
+    async newPage(viewport = { width: 1280, height: 800 }) {
+      const context = await browser.newContext({ viewport, baseURL: origin });
+      contexts.push(context);
+      await guard.install(context);
+      const page = await context.newPage();
+      page.on('pageerror', (error) => process.stderr.write(`page error: ${error.message}\n`));
+      return page;
+    },
+    async signInOwner(page) {
+      const link = await ctx.services.accounts.issuePasswordLink(owner.email);
+      await page.goto(link.url.replace(ctx.config.publicUrl, origin));
+      await page.getByLabel('New password', { exact: false }).first().fill(OWNER_PASSWORD);
+      await page.getByLabel('Repeat the password').fill(OWNER_PASSWORD);
+      await page.getByRole('button', { name: 'Set password and sign in' }).click();
+      await page.getByRole('heading', { name: 'Contacts' }).waitFor();
+    },
+    async close() {
+      for (const context of contexts) await context.close().catch(() => {});
+      await browser.close();
+      await ctx.close();
+      guard.assertNothingLeft();
+    },
+  };
+}
+
+/** axe-core on the page as it is: no serious or critical violation (listed by rule and target when any). */
+export async function expectAccessible(page: Page, what: string): Promise<void> {
+  const result = await new AxeBuilder({ page }).analyze();
+  const bad = result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 160)}`).join(', ')}`,
+    );
+  expect(bad, `accessibility of ${what}`).toEqual([]);
+}

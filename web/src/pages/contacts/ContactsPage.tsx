@@ -1,0 +1,110 @@
+// Contacts: a server-paged, virtualised table of every contact of the team, searchable and sortable,
+// with a column chooser; "New contact" creates one in a list.
+import { Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import type { ColumnDef } from '@tanstack/react-table';
+import { useMemo, useState } from 'react';
+import { api, call } from '../../api';
+import { ColumnChooser } from '../../ui/ColumnChooser';
+import { useStoredState } from '../../ui/useStoredState';
+import { type Sort, VirtualTable } from '../../ui/VirtualTable';
+import { type Contact, contactName } from './contact';
+import { NewContactButton } from './NewContactButton';
+
+const SORTABLE = ['name', 'company_name', 'created_at', 'updated_at'] as const;
+type SortField = (typeof SORTABLE)[number];
+
+const COLUMNS: (ColumnDef<Contact> & { id: string; header: string })[] = [
+  { id: 'name', header: 'Name', accessorFn: contactName },
+  { id: 'position', header: 'Position', accessorFn: (c) => c.position },
+  { id: 'company_name', header: 'Company', accessorFn: (c) => c.company_name },
+  { id: 'email', header: 'E-mail', accessorFn: (c) => c.work_email ?? c.personal_email },
+  { id: 'location', header: 'Location', accessorFn: (c) => c.raw_address },
+  { id: 'tags', header: 'Tags', accessorFn: (c) => c.tags?.length ?? 0 },
+  {
+    id: 'created_at',
+    header: 'Added',
+    accessorFn: (c) => (c.created_at ? new Date(c.created_at).toLocaleDateString() : ''),
+  },
+  {
+    id: 'updated_at',
+    header: 'Updated',
+    accessorFn: (c) => (c.updated_at ? new Date(c.updated_at).toLocaleDateString() : ''),
+  },
+];
+
+export function ContactsPage() {
+  const [search, setSearch] = useState('');
+  const [q] = useDebouncedValue(search.trim(), 250);
+  const [sort, setSort] = useStoredState<Sort>('contacts.sort', { field: 'created_at', direction: 'desc' });
+  const [visibility, setVisibility] = useStoredState('contacts.columns', { updated_at: false } as Record<
+    string,
+    boolean
+  >);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const filter = useMemo(() => (q ? { q } : undefined), [q]);
+
+  const fetchPage = (offset: number, limit: number) =>
+    call(
+      api.POST('/leads/api/leads/search', {
+        body: {
+          limit,
+          offset,
+          order_field: sort.field as SortField,
+          order_type: sort.direction,
+          ...(filter ? { filter } : {}),
+        },
+      }),
+    ) as Promise<{ data: Contact[]; total: number }>;
+
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={1} size="h2">
+          Contacts
+        </Title>
+        <Group>
+          <ColumnChooser
+            columns={COLUMNS.map((c) => ({ id: c.id, label: c.header }))}
+            visibility={visibility}
+            onChange={setVisibility}
+          />
+          <NewContactButton />
+        </Group>
+      </Group>
+      <Group>
+        <TextInput
+          aria-label="Search contacts"
+          placeholder="Search by name, e-mail, company…"
+          value={search}
+          onChange={(e) => setSearch(e.currentTarget.value)}
+          w={360}
+          maw="100%"
+        />
+        {selected.size > 0 && <Text size="sm">{selected.size} selected</Text>}
+      </Group>
+      <VirtualTable<Contact>
+        caption="Contacts"
+        queryKey={['contacts', 'search', sort, filter ?? null]}
+        fetchPage={fetchPage}
+        columns={COLUMNS}
+        columnVisibility={visibility}
+        sort={sort}
+        sortable={SORTABLE}
+        onSort={setSort}
+        selected={selected}
+        onSelect={setSelected}
+        rowLabel={contactName}
+        empty={
+          q ? (
+            <Text>No contact matches “{q}”. Try another search.</Text>
+          ) : (
+            <Text>
+              No contacts yet. Add one with <b>New contact</b>, or import a CSV file.
+            </Text>
+          )
+        }
+      />
+    </Stack>
+  );
+}

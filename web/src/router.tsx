@@ -1,0 +1,105 @@
+// Routes of the app. Every page is its own chunk (lazyRouteComponent), so the first load carries only the
+// shell; pages behind the app layout need a session and send to /sign-in without one.
+import { Alert } from '@mantine/core';
+import { QueryClient } from '@tanstack/react-query';
+import {
+  createRootRouteWithContext,
+  createRoute,
+  createRouter,
+  lazyRouteComponent,
+  Outlet,
+  redirect,
+} from '@tanstack/react-router';
+import { ApiError } from './api';
+import { AppLayout } from './layout/AppLayout';
+import { flowRoutes } from './pages/flows/routes';
+import { sessionQuery } from './session';
+
+export const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      staleTime: 15_000,
+      retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
+    },
+  },
+});
+
+const rootRoute = createRootRouteWithContext<{ queryClient: QueryClient }>()({ component: Outlet });
+
+const redirectSearch = (search: Record<string, unknown>) => ({
+  redirect:
+    typeof search.redirect === 'string' && search.redirect.startsWith('/') ? search.redirect : undefined,
+});
+
+const signInRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/sign-in',
+  validateSearch: redirectSearch,
+  component: lazyRouteComponent(() => import('./pages/auth/SignInPage'), 'SignInPage'),
+});
+const welcomeRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/welcome',
+  component: lazyRouteComponent(() => import('./pages/auth/SetPasswordPage'), 'SetPasswordPage'),
+});
+const inviteRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/invite',
+  component: lazyRouteComponent(() => import('./pages/auth/InvitePage'), 'InvitePage'),
+});
+
+export const appRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'app',
+  beforeLoad: async ({ context, location }) => {
+    const session = await context.queryClient.ensureQueryData(sessionQuery);
+    if (!session) throw redirect({ to: '/sign-in', search: { redirect: location.href } });
+  },
+  component: AppLayout,
+});
+
+/** A signed-in page, loaded as its own chunk. */
+function page<P extends string>(path: P, component: Parameters<typeof lazyRouteComponent>[0], name: string) {
+  return createRoute({
+    getParentRoute: () => appRoute,
+    path,
+    component: lazyRouteComponent(component, name as never),
+  });
+}
+
+const indexRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/',
+  beforeLoad: () => {
+    throw redirect({ to: '/contacts' });
+  },
+});
+
+const routeTree = rootRoute.addChildren([
+  signInRoute,
+  welcomeRoute,
+  inviteRoute,
+  appRoute.addChildren([
+    indexRoute,
+    page('/contacts', () => import('./pages/contacts/ContactsPage'), 'ContactsPage'),
+    ...flowRoutes(appRoute),
+  ]),
+]);
+
+export const router = createRouter({
+  routeTree,
+  context: { queryClient },
+  defaultPreload: 'intent',
+  defaultNotFoundComponent: () => <p>This page does not exist.</p>,
+  defaultErrorComponent: ({ error }) => (
+    <Alert color="red" role="alert" title="This page failed" m="md">
+      {error instanceof Error ? error.message : String(error)}
+    </Alert>
+  ),
+});
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}
