@@ -10,6 +10,11 @@ export type Config = Readonly<{
   /** External PostgreSQL; when unset an embedded server runs out of `dataDir`. */
   databaseUrl: string | undefined;
   databasePoolSize: number;
+  /**
+   * Citus (src/db/citus.ts): true creates the extension and distributes the schema, false never
+   * distributes; unset distributes when the database has the citus extension.
+   */
+  citus: boolean | undefined;
   dataDir: string;
   /** Port of the embedded PostgreSQL; 0 picks a free one (it is recorded in the data dir). */
   embeddedPgPort: number;
@@ -288,6 +293,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
     databaseUrl: read.optional('DATABASE_URL'),
     databasePoolSize: read.int('DATABASE_POOL_SIZE', 20, 2, 500),
+    citus: read.optional('LEADFLOW_CITUS') === undefined ? undefined : read.bool('LEADFLOW_CITUS', false),
     dataDir,
     embeddedPgPort: read.int('LEADFLOW_EMBEDDED_PG_PORT', 0, 0, 65535),
     redisUrl: read.optional('REDIS_URL'),

@@ -41,7 +41,7 @@ export async function openDatabase(config: Config, logger: Logger) {
   );
   const database = createDatabase(source.url, config.databasePoolSize);
   try {
-    await migrateDatabase(database.db, database.pool);
+    await migrateDatabase(database.db, database.pool, { citus: config.citus });
   } catch (error) {
     await database.close();
     await source.stop();

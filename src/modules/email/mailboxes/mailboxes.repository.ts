@@ -203,7 +203,7 @@ export async function refreshSenderMailbox(db: Executor, teamId: number, senderU
   await sql`
     update sender_profiles s set mailbox_uuid = (
       select m.uuid from mailboxes m
-      where m.team_id = s.team_id and m.sender_profile_uuid = s.uuid order by m.created_at, m.uuid limit 1
+      where m.team_id = ${teamId} and m.sender_profile_uuid = s.uuid order by m.created_at, m.uuid limit 1
     ), updated_at = now()
     where s.team_id = ${teamId} and s.uuid = ${senderUuid}
   `.execute(db);
