@@ -113,6 +113,8 @@ export async function startBenchServer(): Promise<BenchServer> {
           LOG_LEVEL: 'warn',
           LEADFLOW_RATE_LIMIT_PER_MINUTE: '100000000',
           LEADFLOW_DATA_DIR: path.resolve('.bench'),
+          // Every server a benchmark talks to (mail, receivers) listens on loopback.
+          LEADFLOW_OUTBOUND_ALLOWLIST: '127.0.0.0/8',
         },
         { databaseUrl: url },
       );

@@ -73,6 +73,7 @@ export function startMailboxSync(deps: { db: Database; mail: MailAccess; config:
         failure.kind === 'auth' ? 'auth' : 'sync',
         `IMAP: ${failure.message}`,
         'sync',
+        failure.needsAttention,
       ).catch((e) => log.error({ err: e }, 'recording a mailbox error failed'));
       return false;
     }
