@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
+    // npm run test:citus: tag each statement with its source line for the router-query check.
+    setupFiles: process.env.LEADFLOW_TEST_CITUS ? ['test/citus/tag-queries.ts'] : [],
     // Each test file gets its own database cloned from a migrated template, so files run in parallel.
     pool: 'forks',
     maxWorkers: 3,

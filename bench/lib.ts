@@ -20,6 +20,7 @@ import { createServices, type Services } from '../src/deps.js';
 import { systemClock } from '../src/lib/clock.js';
 import { createLogger } from '../src/lib/logger.js';
 import { startAuthInvalidation } from '../src/modules/identity/auth-cache.js';
+import { startCitusCluster } from '../test/citus/cluster.js';
 
 export type BenchRow = {
   scenario: string;
@@ -48,10 +49,41 @@ export type Scenario = {
   run(server: BenchServer, log: (line: string) => void): Promise<BenchRow[]>;
 };
 
+/**
+ * The database the benchmarks run on: BENCH_CITUS=N starts a Citus cluster with N workers (0: one
+ * PostgreSQL 15 from the same binaries, without the citus extension - the single-server baseline of
+ * the Citus figures); otherwise DATABASE_URL, or an embedded PostgreSQL in .bench/.
+ */
+async function benchCluster() {
+  const workers = Number(process.env.BENCH_CITUS);
+  const cluster = await startCitusCluster({
+    workers,
+    settings: {
+      shared_buffers: '512MB',
+      work_mem: '64MB',
+      maintenance_work_mem: '256MB',
+      max_wal_size: '4GB',
+    },
+  });
+  return {
+    serverUrl: cluster.coordinator.url,
+    // Each database exists on every node with the extension, and the workers registered in it.
+    create: (name: string) =>
+      workers > 0 ? cluster.createDatabase(name) : createDatabaseIfMissing(cluster.coordinator.url, name),
+    stop: () => cluster.stop(),
+  };
+}
+
 export async function startBenchServer(): Promise<BenchServer> {
   let serverUrl = process.env.DATABASE_URL;
   let stop = async () => {};
-  if (!serverUrl) {
+  let create = (name: string) => createDatabaseIfMissing(serverUrl!, name);
+  if (process.env.BENCH_CITUS !== undefined) {
+    const cluster = await benchCluster();
+    serverUrl = cluster.serverUrl;
+    stop = cluster.stop;
+    create = cluster.create;
+  } else if (!serverUrl) {
     const server = await startEmbeddedPostgres({
       dataDir: path.resolve('.bench'),
       port: 0,
@@ -71,7 +103,7 @@ export async function startBenchServer(): Promise<BenchServer> {
     serverUrl,
     async newDatabase(label) {
       const name = `bench_${label}_${randomBytes(3).toString('hex')}`;
-      await createDatabaseIfMissing(serverUrl!, name);
+      await create(name);
       const url = embeddedDatabaseUrl(serverUrl!, name);
       const handle = createDatabase(url, 30);
       handles.push(handle);
@@ -81,6 +113,8 @@ export async function startBenchServer(): Promise<BenchServer> {
           LOG_LEVEL: 'warn',
           LEADFLOW_RATE_LIMIT_PER_MINUTE: '100000000',
           LEADFLOW_DATA_DIR: path.resolve('.bench'),
+          // Every server a benchmark talks to (mail, receivers) listens on loopback.
+          LEADFLOW_OUTBOUND_ALLOWLIST: '127.0.0.0/8',
         },
         { databaseUrl: url },
       );
@@ -98,6 +132,7 @@ export async function startBenchServer(): Promise<BenchServer> {
     async stop() {
       for (const listener of listeners) await listener.stop();
       for (const handle of handles) await handle.close();
+      if (process.env.BENCH_CITUS !== undefined) return stop();
       const admin = new pg.Client({ connectionString: serverUrl });
       await admin.connect();
       const dbs = await admin.query<{ datname: string }>(

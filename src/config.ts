@@ -1,7 +1,7 @@
 // The only reader of process.env. Parsed once at start; every problem is listed at once so an
 // operator fixes the environment in one go instead of one restart per typo.
 import path from 'node:path';
-import { allowlistEntryProblem } from './modules/webhooks/ssrf.js';
+import { allowlistEntryProblem } from './lib/net/address-policy.js';
 
 export type Config = Readonly<{
   host: string;
@@ -10,6 +10,11 @@ export type Config = Readonly<{
   /** External PostgreSQL; when unset an embedded server runs out of `dataDir`. */
   databaseUrl: string | undefined;
   databasePoolSize: number;
+  /**
+   * Citus (src/db/citus.ts): true creates the extension and distributes the schema, false never
+   * distributes; unset distributes when the database has the citus extension.
+   */
+  citus: boolean | undefined;
   dataDir: string;
   /** Port of the embedded PostgreSQL; 0 picks a free one (it is recorded in the data dir). */
   embeddedPgPort: number;
@@ -44,6 +49,16 @@ export type Config = Readonly<{
     timeoutMs: number;
     /** A webhook that has not succeeded once in this long is switched off. */
     disableAfterFailingMs: number;
+  };
+  /**
+   * Connections a user can aim (mail servers, proxies, webhooks, gs_call_api, LLM endpoints) reach only
+   * public addresses unless these open more (src/lib/net/outbound.ts); the webhook switches add to them.
+   */
+  outbound: {
+    /** Loopback, private, CGNAT and unique-local addresses too (never link-local or cloud metadata). */
+    allowPrivate: boolean;
+    /** Targets always allowed, link-local and metadata included: CIDRs, addresses, host names. */
+    allowlist: readonly string[];
   };
   /** Encryption of secrets at rest (src/lib/secrets.ts); unset: a key file in the data dir. */
   secretKey: string | undefined;
@@ -278,6 +293,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
     databaseUrl: read.optional('DATABASE_URL'),
     databasePoolSize: read.int('DATABASE_POOL_SIZE', 20, 2, 500),
+    citus: read.optional('LEADFLOW_CITUS') === undefined ? undefined : read.bool('LEADFLOW_CITUS', false),
     dataDir,
     embeddedPgPort: read.int('LEADFLOW_EMBEDDED_PG_PORT', 0, 0, 65535),
     redisUrl: read.optional('REDIS_URL'),
@@ -309,6 +325,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       allowlist: read.list('LEADFLOW_WEBHOOKS_ALLOWLIST', allowlistEntryProblem),
       timeoutMs: read.int('LEADFLOW_WEBHOOK_TIMEOUT_MS', 10_000, 100),
       disableAfterFailingMs: read.int('LEADFLOW_WEBHOOK_DISABLE_AFTER_MS', 5 * 24 * 3600 * 1000, 1000),
+    },
+    outbound: {
+      allowPrivate: read.bool('LEADFLOW_OUTBOUND_ALLOW_PRIVATE', false),
+      allowlist: read.list('LEADFLOW_OUTBOUND_ALLOWLIST', allowlistEntryProblem),
     },
     secretKey: read.optional('LEADFLOW_SECRET_KEY'),
     secretKeyPrevious: (read.optional('LEADFLOW_SECRET_KEY_PREVIOUS') ?? '')

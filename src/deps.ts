@@ -6,6 +6,7 @@ import type { Database } from './db/database.js';
 import type { JobHandler } from './jobs/queue.js';
 import type { Clock } from './lib/clock.js';
 import { createLogger } from './lib/logger.js';
+import { outboundGuard, outboundPolicy } from './lib/net/outbound.js';
 import { loadSecretBox, type SecretBox } from './lib/secrets.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
 import { deleteActivitiesOfLeads } from './modules/activities/activities.repository.js';
@@ -80,7 +81,13 @@ import { createTasksService } from './modules/tasks/tasks.service.js';
 import { createWebhookClient } from './modules/webhooks/webhook-client.js';
 import { createWebhooksService } from './modules/webhooks/webhooks.service.js';
 
-export type ServiceDeps = { db: Database; config: Config; clock: Clock };
+export type ServiceDeps = {
+  db: Database;
+  config: Config;
+  clock: Clock;
+  /** The process logger (parts that log on their own: the seat browsers). */
+  logger?: Logger;
+};
 
 const llmClients = new WeakMap<Config['llm'], LlmClient>();
 
@@ -109,13 +116,14 @@ const seatBrowserPools = new WeakMap<Database, SeatBrowsers>();
  * This process's pool of seat browsers (one per database handle, so the engine, the readers, the seats
  * API and the login live view share it). Nothing starts until a seat's browser is first needed.
  */
-export function seatBrowsersOf(deps: ServiceDeps, logger?: Logger): SeatBrowsers {
+export function seatBrowsersOf(deps: ServiceDeps, logger: Logger | undefined = deps.logger): SeatBrowsers {
   let pool = seatBrowserPools.get(deps.db);
   if (!pool) {
     pool = createSeatBrowsers({
       config: deps.config,
       db: deps.db,
       secretBox: secretBoxOf(deps.config),
+      proxyGuard: outboundGuard(outboundPolicy(deps.config, 'proxy')),
       ...(logger ? { logger: logger.child({ component: 'seat-browsers' }) } : {}),
       now: () => deps.clock.now(),
     });
@@ -189,7 +197,7 @@ export function createAutomationEngine(deps: ServiceDeps, log: Logger, options: 
     renderer: createTemplateRenderer({ llm: llmClientOf(deps.config) }),
     http: createWebhookClient({
       timeoutMs: deps.config.webhooks.timeoutMs,
-      allowPrivateTargets: deps.config.webhooks.allowPrivateTargets,
+      policy: outboundPolicy(deps.config, 'http_node'),
     }),
     ...(options.crashPoint ? { crashPoint: options.crashPoint } : {}),
     ...(options.sleep ? { sleep: options.sleep } : {}),
@@ -254,6 +262,7 @@ export function createServices(deps: ServiceDeps) {
     box: secretBoxOf(deps.config),
     publicUrl: deps.config.publicUrl,
     runtime: seatBrowsersOf(deps),
+    proxyGuard: outboundGuard(outboundPolicy(deps.config, 'proxy')),
   });
   const liveView = createLiveView({
     db: deps.db,

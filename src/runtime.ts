@@ -41,7 +41,7 @@ export async function openDatabase(config: Config, logger: Logger) {
   );
   const database = createDatabase(source.url, config.databasePoolSize);
   try {
-    await migrateDatabase(database.db, database.pool);
+    await migrateDatabase(database.db, database.pool, { citus: config.citus });
   } catch (error) {
     await database.close();
     await source.stop();
@@ -52,7 +52,7 @@ export async function openDatabase(config: Config, logger: Logger) {
 
 export async function startRuntime(role: Role, config: Config, logger: Logger): Promise<Runtime> {
   const { source, database } = await openDatabase(config, logger);
-  const deps = { db: database.db, config, clock: systemClock };
+  const deps = { db: database.db, config, clock: systemClock, logger };
   const services = createServices(deps);
   let app: FastifyInstance | undefined;
   let worker: WorkerHandle | undefined;

@@ -10,11 +10,14 @@ import type { TestProject } from 'vitest/node';
 import { createDatabase } from '../src/db/database.js';
 import { embeddedDatabaseUrl, startEmbeddedPostgres } from '../src/db/embedded.js';
 import { migrateDatabase } from '../src/db/migrate.js';
+import { citusDatabases, citusTopologyFromEnv } from './citus/cluster.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     pgServerUrl: string;
     pgTemplate: string;
+    /** The Citus cluster when the run is `npm run test:citus` (each database exists on every node). */
+    pgCitus: string | undefined;
   }
 }
 
@@ -23,7 +26,10 @@ export default async function setup(project: TestProject) {
   let serverUrl: string;
   let stopServer = async () => {};
   let dataDir: string | undefined;
-  if (process.env.DATABASE_URL) {
+  const citus = citusTopologyFromEnv();
+  if (citus) {
+    serverUrl = citus.coordinator;
+  } else if (process.env.DATABASE_URL) {
     serverUrl = process.env.DATABASE_URL;
   } else {
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'leadflow-test-'));
@@ -41,13 +47,15 @@ export default async function setup(project: TestProject) {
   const template = `leadflow_test_template_${runId}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`create database ${template}`);
+  if (citus) await citusDatabases(citus).createDatabase(template);
+  else await admin.query(`create database ${template}`);
   const templateDb = createDatabase(embeddedDatabaseUrl(serverUrl, template), 2);
   await migrateDatabase(templateDb.db, templateDb.pool);
   await templateDb.close();
 
   project.provide('pgServerUrl', serverUrl);
   project.provide('pgTemplate', template);
+  project.provide('pgCitus', citus ? JSON.stringify(citus) : undefined);
 
   return async () => {
     // Drop every database this run created (files drop their own; this catches crashed ones).
@@ -56,9 +64,11 @@ export default async function setup(project: TestProject) {
       [`leadflow_test_%${runId}%`],
     );
     for (const { datname } of leftovers.rows) {
-      await admin
-        .query(`drop database if exists ${admin.escapeIdentifier(datname)} with (force)`)
-        .catch(() => {});
+      if (citus) await citusDatabases(citus).dropDatabase(datname);
+      else
+        await admin
+          .query(`drop database if exists ${admin.escapeIdentifier(datname)} with (force)`)
+          .catch(() => {});
     }
     await admin.end();
     await stopServer();

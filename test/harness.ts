@@ -15,6 +15,7 @@ import type { Clock } from '../src/lib/clock.js';
 import { systemClock } from '../src/lib/clock.js';
 import { createLogger } from '../src/lib/logger.js';
 import { startAuthInvalidation } from '../src/modules/identity/auth-cache.js';
+import { type CitusTopology, citusDatabases } from './citus/cluster.js';
 
 export type TestUser = {
   userId: number;
@@ -45,6 +46,13 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
   const serverUrl = inject('pgServerUrl');
   const template = inject('pgTemplate');
   const name = `${template}_f${randomBytes(4).toString('hex')}`;
+  const citus = inject('pgCitus');
+  if (citus) {
+    // On Citus the clone is made on every node, so the coordinator's shard map finds its shards.
+    const cluster = citusDatabases(JSON.parse(citus) as CitusTopology);
+    await cluster.cloneDatabase(template, name);
+    return { url: embeddedDatabaseUrl(serverUrl, name), drop: () => cluster.dropDatabase(name) };
+  }
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   try {

@@ -154,7 +154,7 @@ function benchEngine(
     // Limits lifted: this measures the engine, not LinkedIn's pace.
     limits: () => ({ daily: 1_000_000_000, weekly: null }),
     renderer: createTemplateRenderer({ llm: noLlm }),
-    http: createWebhookClient({ timeoutMs: webhooks.timeoutMs, allowPrivateTargets: false }),
+    http: createWebhookClient({ timeoutMs: webhooks.timeoutMs, policy: { allowPrivate: false } }),
   });
 }
 

@@ -18,6 +18,12 @@ export type MailSystem = {
 
 export const mailServersAvailable = dovecotInstalled();
 
+/**
+ * The settings a test context needs to reach the local mail system: its servers listen on loopback
+ * (127.0.0.1 and Dovecot's penalty addresses), which the outbound guard refuses by default.
+ */
+export const MAIL_TEST_ENV = { LEADFLOW_OUTBOUND_ALLOWLIST: '127.0.0.0/8' };
+
 export async function startMailSystem(options: { oauth?: boolean } = {}): Promise<MailSystem> {
   const oauth = options.oauth
     ? await startOAuthStandIn({ clientId: 'cid', clientSecret: 'csecret' })

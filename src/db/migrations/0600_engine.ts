@@ -35,7 +35,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       updated_at timestamptz not null default now(),
       primary key (team_id, id)
     );
-    create unique index linkedin_browsers_id_key on linkedin_browsers (id);
+    -- (0930 indexes id alone: a unique index without team_id is one Citus refuses.)
     create index linkedin_browsers_team_sender_idx on linkedin_browsers (team_id, sender_profile_uuid);
 
     create table sender_channel_state (

@@ -22,8 +22,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       add column viewer_id text,
       add column last_sync_at timestamptz,
       add column sync_cursor jsonb;
-    create unique index linkedin_browsers_access_key_idx on linkedin_browsers (access_key_hash)
-      where access_key_hash is not null;
+    -- (0930 indexes access_key_hash: a unique index without team_id is one Citus refuses.)
     -- The sync job walks running seats by when they were last synced.
     create index linkedin_browsers_sync_idx on linkedin_browsers (last_sync_at nulls first)
       where status = 'running';

@@ -33,8 +33,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       updated_at timestamptz not null default now(),
       primary key (team_id, uuid),
       foreign key (team_id, list_uuid) references lists (team_id, uuid) on delete cascade,
+      -- Deleting the profile clears sender_profile_uuid (senders.repository.ts; 0930 says why not here).
       foreign key (team_id, sender_profile_uuid) references sender_profiles (team_id, uuid)
-        on delete set null (sender_profile_uuid)
     );
     create index data_sources_team_created_idx on data_sources (team_id, created_at);
     create index data_sources_team_updated_idx on data_sources (team_id, updated_at);

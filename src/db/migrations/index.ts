@@ -27,9 +27,13 @@ import * as enrichment from './0900_enrichment.js';
 import * as dataSources from './0910_data_sources.js';
 import * as dataSourcesRunningIdx from './0911_data_sources_running_idx.js';
 import * as sandboxActionAttachments from './0920_sandbox_action_attachments.js';
+import * as citusKeys from './0930_citus_keys.js';
+import * as authNotifyOnCoordinator from './0940_auth_notify_on_coordinator.js';
 import * as accounts from './0950_accounts.js';
+import * as countDeltasOnShards from './0960_count_deltas_on_shards.js';
 import * as activities from './1100_activities.js';
 import * as readState from './1110_read_state.js';
+import * as activityCountsOnShards from './1120_activity_counts_on_shards.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_identity': identity,
@@ -58,7 +62,11 @@ export const migrations: Record<string, Migration> = {
   '0910_data_sources': dataSources,
   '0911_data_sources_running_idx': dataSourcesRunningIdx,
   '0920_sandbox_action_attachments': sandboxActionAttachments,
+  '0930_citus_keys': citusKeys,
+  '0940_auth_notify_on_coordinator': authNotifyOnCoordinator,
   '0950_accounts': accounts,
+  '0960_count_deltas_on_shards': countDeltasOnShards,
   '1100_activities': activities,
   '1110_read_state': readState,
+  '1120_activity_counts_on_shards': activityCountsOnShards,
 };

@@ -63,7 +63,8 @@ export function markerUpsert(teamId: number, source: RawBuilder<unknown>): RawBu
       linkedin_messages_sent_count = m.linkedin_messages_sent_count + excluded.linkedin_messages_sent_count,
       linkedin_messages_inbox_count = m.linkedin_messages_inbox_count + excluded.linkedin_messages_inbox_count,
       last_messaging_activity_at = greatest(m.last_messaging_activity_at, excluded.last_messaging_activity_at),
-      updated_at = now()
+      -- The inserted row's now(): Citus refuses a function in DO UPDATE SET.
+      updated_at = excluded.updated_at
     returning 1`;
 }
 

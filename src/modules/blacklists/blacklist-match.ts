@@ -16,36 +16,44 @@ import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { endEnrollments } from '../engine/enrollment-signals.js';
 
-/** SQL: does any blacklist entry of the record's team match the contact aliased `alias`? */
-export function leadBlacklistedSql(alias: string): RawBuilder<SqlBool> {
+/**
+ * SQL: does blacklist entry `b` match the contact aliased `alias`? (The record's identifiers against
+ * the entry's, then every field the entry sets.)
+ */
+export function leadBlacklistMatch(alias: string): RawBuilder<SqlBool> {
   const l = (column: string) => sql.ref(`${alias}.${column}`);
-  return sql<SqlBool>`exists (
-    select 1 from leads_blacklist b
-    where b.team_id = ${l('team_id')}
-      and (b.linkedin = ${l('linkedin')} or b.ln_id = ${l('ln_id')} or b.email = ${l('work_email')}
+  return sql<SqlBool>`(b.linkedin = ${l('linkedin')} or b.ln_id = ${l('ln_id')} or b.email = ${l('work_email')}
         or b.email = ${l('personal_email')} or b.name = lower(${l('name')})
         or b.company_name = lower(${l('company_name')}))
       and (b.linkedin is null or b.linkedin = ${l('linkedin')})
       and (b.ln_id is null or b.ln_id = ${l('ln_id')})
       and (b.email is null or b.email = ${l('work_email')} or b.email = ${l('personal_email')})
       and (b.name is null or b.name = lower(${l('name')}))
-      and (b.company_name is null or b.company_name = lower(${l('company_name')}))
-  )`;
+      and (b.company_name is null or b.company_name = lower(${l('company_name')}))`;
 }
 
-/** SQL: does any company blacklist entry match the company aliased `alias`? */
-export function companyBlacklistedSql(alias: string): RawBuilder<SqlBool> {
+/**
+ * SQL: does any blacklist entry of the team match the contact aliased `alias`? The team is the value,
+ * not the row's column, so the statement stays a router query on Citus.
+ */
+export function leadBlacklistedSql(alias: string, teamId: number): RawBuilder<SqlBool> {
+  return sql<SqlBool>`exists (select 1 from leads_blacklist b where b.team_id = ${teamId} and ${leadBlacklistMatch(alias)})`;
+}
+
+/** SQL: does blacklist entry `b` match the company aliased `alias`? */
+export function companyBlacklistMatch(alias: string): RawBuilder<SqlBool> {
   const c = (column: string) => sql.ref(`${alias}.${column}`);
-  return sql<SqlBool>`exists (
-    select 1 from companies_blacklist b
-    where b.team_id = ${c('team_id')}
-      and (b.linkedin = ${c('linkedin')} or b.ln_id = ${c('ln_id')} or b.domain = ${c('domain')}
+  return sql<SqlBool>`(b.linkedin = ${c('linkedin')} or b.ln_id = ${c('ln_id')} or b.domain = ${c('domain')}
         or b.name = lower(${c('name')}))
       and (b.linkedin is null or b.linkedin = ${c('linkedin')})
       and (b.ln_id is null or b.ln_id = ${c('ln_id')})
       and (b.domain is null or b.domain = ${c('domain')})
-      and (b.name is null or b.name = lower(${c('name')}))
-  )`;
+      and (b.name is null or b.name = lower(${c('name')}))`;
+}
+
+/** SQL: does any blacklist entry of the team match the company aliased `alias`? */
+export function companyBlacklistedSql(alias: string, teamId: number): RawBuilder<SqlBool> {
+  return sql<SqlBool>`exists (select 1 from companies_blacklist b where b.team_id = ${teamId} and ${companyBlacklistMatch(alias)})`;
 }
 
 export type RecordScope = { uuids: string[] } | { all: true };
@@ -63,9 +71,9 @@ export async function refreshLeadBlacklistFlags(
   if ('uuids' in scope && scope.uuids.length === 0) return 0;
   const { rows } = await sql<{ changed: number; flagged: string[] | null }>`
     with changed as (
-      update leads l set is_blacklisted = ${leadBlacklistedSql('l')}
+      update leads l set is_blacklisted = ${leadBlacklistedSql('l', teamId)}
       where l.team_id = ${teamId} and ${scopeSql(scope)}
-        and l.is_blacklisted is distinct from ${leadBlacklistedSql('l')}
+        and l.is_blacklisted is distinct from ${leadBlacklistedSql('l', teamId)}
       returning l.uuid, l.is_blacklisted
     )
     select count(*)::int as changed, array_agg(uuid) filter (where is_blacklisted) as flagged from changed
@@ -93,9 +101,9 @@ export async function refreshCompanyBlacklistFlags(
 ): Promise<number> {
   if ('uuids' in scope && scope.uuids.length === 0) return 0;
   const result = await sql`
-    update companies c set is_blacklisted = ${companyBlacklistedSql('c')}
+    update companies c set is_blacklisted = ${companyBlacklistedSql('c', teamId)}
     where c.team_id = ${teamId} and ${scopeSql(scope)}
-      and c.is_blacklisted is distinct from ${companyBlacklistedSql('c')}
+      and c.is_blacklisted is distinct from ${companyBlacklistedSql('c', teamId)}
   `.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }
@@ -188,7 +196,7 @@ export async function unflagLeadsOfRemovedEntry(
   const result = await sql`
     update leads l set is_blacklisted = false, updated_at = now()
     where l.team_id = ${teamId} and l.is_blacklisted and ${leadMatchesEntrySql('l', entry)}
-      and not ${leadBlacklistedSql('l')}
+      and not ${leadBlacklistedSql('l', teamId)}
   `.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }
@@ -201,7 +209,7 @@ export async function unflagCompaniesOfRemovedEntry(
   const result = await sql`
     update companies c set is_blacklisted = false, updated_at = now()
     where c.team_id = ${teamId} and c.is_blacklisted and ${companyMatchesEntrySql('c', entry)}
-      and not ${companyBlacklistedSql('c')}
+      and not ${companyBlacklistedSql('c', teamId)}
   `.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }

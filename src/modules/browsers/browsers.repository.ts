@@ -62,3 +62,14 @@ export async function selectMemberEmails(db: Executor, teamId: number, emails: s
     .execute();
   return rows.map((row) => row.email);
 }
+
+/** A running seat whose browser cannot start until someone acts shows why (status `start_issue`). */
+export async function markSeatStartIssue(db: Executor, teamId: number, id: number, reason: string, at: Date) {
+  await db
+    .updateTable('linkedin_browsers')
+    .set({ status: 'start_issue', error_reason: reason, updated_at: at })
+    .where('team_id', '=', teamId)
+    .where('id', '=', id)
+    .where('status', '=', 'running')
+    .execute();
+}

@@ -2,15 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSender } from '../../../test/automation-factories.js';
 import { createTestContext, type TestContext, type TestUser } from '../../../test/harness.js';
 import { hashAccessKey } from './access-keys.js';
+import { chromiumStartProblem } from './chromium/chromium-probe.js';
 
 let ctx: TestContext;
 let alice: TestUser;
 let bob: TestUser;
+/** Where Chromium cannot start, browser seats say so instead of stopped (browsers.start-issues.test.ts). */
+let chromiumHere = false;
 
 beforeAll(async () => {
   ctx = await createTestContext({ env: { LEADFLOW_PUBLIC_URL: 'https://leadflow.example.test/' } });
   alice = await ctx.createUser();
   bob = await ctx.createUser();
+  chromiumHere = (await chromiumStartProblem(ctx.config.linkedin.chromiumPath)) === undefined;
 });
 afterAll(() => ctx.close());
 
@@ -44,7 +48,7 @@ describe('seats', () => {
       team_id: alice.teamId,
       sender_profile_uuid: sender.uuid,
       driver: 'chromium',
-      status: 'stopped',
+      status: chromiumHere ? 'stopped' : 'start_issue',
       linkedin_account_uuid: null,
       name: 'Anna',
       shared_emails: [],
@@ -130,21 +134,24 @@ describe('seats', () => {
       url: `${base}/${seat.id}`,
       payload: { name: 'Renamed' },
     });
-    expect(updated.json()).toMatchObject({ name: 'Renamed', status: 'stopped' });
+    expect(updated.json()).toMatchObject({
+      name: 'Renamed',
+      status: chromiumHere ? 'stopped' : 'start_issue',
+    });
 
     const proxied = await ctx.request(alice, {
       method: 'POST',
       url: `${base}/${seat.id}/set-proxy`,
       payload: {
         proxy_country_code: 'US',
-        custom_proxy_config: [{ type: 'socks5', host: '203.0.113.7', port: 1080 }],
+        custom_proxy_config: [{ type: 'socks5', host: '93.184.215.14', port: 1080 }],
       },
     });
     expect(proxied.statusCode, proxied.body).toBe(200);
     expect(proxied.json()).toMatchObject({
       proxy_country_code: 'US',
       custom_proxy_config: [
-        { type: 'socks5', host: '203.0.113.7', port: 1080, username: null, has_password: false },
+        { type: 'socks5', host: '93.184.215.14', port: 1080, username: null, has_password: false },
       ],
     });
     const cleared = await ctx.request(alice, {
@@ -187,10 +194,11 @@ describe('seats', () => {
     const run = await ctx.request(alice, { method: 'POST', url: `${base}/${seat.id}/run` });
     expect(run.statusCode).toBe(204);
     const after = (await ctx.request(alice, { method: 'GET', url: `${base}/${seat.id}` })).json();
-    expect(after).toMatchObject({
-      status: 'login_issue',
-      error_reason: expect.stringMatching(/never been logged in/),
-    });
+    expect(after).toMatchObject(
+      chromiumHere
+        ? { status: 'login_issue', error_reason: expect.stringMatching(/never been logged in/) }
+        : { status: 'start_issue', error_reason: expect.stringMatching(/LEADFLOW_CHROMIUM_PATH/) },
+    );
 
     const { seat: sandbox } = await createSeat(alice, { driver: 'sandbox' });
     expect(sandbox.status).toBe('running');

@@ -32,7 +32,10 @@ export const browsersRoutes: FastifyPluginAsyncTypebox<{ browsers: BrowsersServi
           'Step 2 of connecting a LinkedIn account. driver "chromium" (default) is a real browser: the seat is ' +
           'created stopped; send the account owner its login link (generate-external-access-key) and it runs ' +
           'once they have logged in. driver "sandbox" binds the sender to the simulated LinkedIn network: the ' +
-          'seat runs at once (demos, tests). One seat per sender profile (409 otherwise).',
+          'seat runs at once (demos, tests). One seat per sender profile (409 otherwise). A chromium seat created ' +
+          'where Chromium cannot start is created with status start_issue and the reason in error_reason. A proxy ' +
+          'host on a private, loopback or link-local address is a 422 unless LEADFLOW_OUTBOUND_ALLOW_PRIVATE / ' +
+          'LEADFLOW_OUTBOUND_ALLOWLIST open it.',
         body: CreateSeatBody,
         response: { 201: Seat },
       },
@@ -113,7 +116,7 @@ export const browsersRoutes: FastifyPluginAsyncTypebox<{ browsers: BrowsersServi
         description:
           'The link opens a live view of the seat\u2019s own browser on LinkedIn\u2019s login page, for the account ' +
           'owner to log in (2FA included) without sharing a password. No API key needed; valid 7 days; a new key ' +
-          'revokes the previous link; proxy changes keep it.',
+          'revokes the previous link; proxy changes keep it. A sandbox seat needs no login (422).',
         params: SeatParams,
         response: { 200: AccessKey },
       },

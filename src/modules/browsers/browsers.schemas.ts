@@ -58,7 +58,9 @@ export const Seat = Type.Object(
       description:
         'stopped (new, or stopped by hand), initializing (someone is in the login live view), running (logged in; ' +
         'the engine acts through it), login_issue (needs a login: never logged in, logged out or a LinkedIn ' +
-        'checkpoint), start_issue (the browser could not start), running_issue (the browser failed repeatedly)',
+        'checkpoint), start_issue (the browser cannot start: Chromium missing at LEADFLOW_CHROMIUM_PATH, or the ' +
+        'proxy refused - error_reason says which; run the seat again once fixed), running_issue (the browser ' +
+        'failed repeatedly)',
     }),
     error_reason: Nullable(Type.String({ description: 'Why the seat is not running, when it is not' })),
     user_id: Nullable(Type.Integer()),

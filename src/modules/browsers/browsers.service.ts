@@ -6,6 +6,7 @@ import type { Database } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { conflict, invalidField, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
+import { BlockedTargetError, type OutboundGuard } from '../../lib/net/outbound.js';
 import { envelope, type PageParams, resolvePage } from '../../lib/pagination.js';
 import type { SecretBox } from '../../lib/secrets.js';
 import { resumeSenderActions } from '../engine/sender-pauses.js';
@@ -21,6 +22,8 @@ type Actor = { teamId: number; userId: number };
 export type SeatRuntime = {
   /** Closes this process's browser of the seat, if open, and wipes its local profile. */
   release(teamId: number, seatId: number): Promise<void>;
+  /** Why Chromium cannot start here (logged), or undefined when it can. */
+  startProblem?(): Promise<string | undefined>;
 };
 
 export function presentSeat(row: repo.SeatRecord) {
@@ -61,6 +64,8 @@ export function createBrowsersService(deps: {
   /** Base URL of public links (LEADFLOW_PUBLIC_URL). */
   publicUrl: string;
   runtime?: SeatRuntime;
+  /** Checks a seat's proxy host (a user can aim Chromium's connections at it). */
+  proxyGuard: OutboundGuard;
 }) {
   const { db, clock, box } = deps;
 
@@ -70,9 +75,21 @@ export function createBrowsersService(deps: {
     return seat;
   }
 
-  /** The columns a proxy change writes (named, never the body); bumps the version so browsers restart. */
-  function proxyChange(input: ProxyFields) {
+  /**
+   * The columns a proxy change writes (named, never the body); bumps the version so browsers restart.
+   * A proxy host the outbound guard refuses is a 422 (the browser checks it again when it starts).
+   */
+  async function proxyChange(input: ProxyFields) {
     const proxy = proxyColumns(input.custom_proxy_config, box);
+    const host = [input.custom_proxy_config].flat()[0]?.host;
+    if (proxy && host) {
+      try {
+        await deps.proxyGuard.check(host);
+      } catch (error) {
+        if (!(error instanceof BlockedTargetError)) throw error;
+        throw invalidField('custom_proxy_config.host', `custom_proxy_config.host: ${error.message}`);
+      }
+    }
     return {
       ...(input.proxy_country_code !== undefined
         ? { proxy_country_code: input.proxy_country_code?.toUpperCase() ?? null }
@@ -104,7 +121,9 @@ export function createBrowsersService(deps: {
 
   return {
     async createSeat(actor: Actor, input: Static<typeof CreateSeatBody>) {
-      const proxy = proxyChange(input);
+      const proxy = await proxyChange(input);
+      const driver = input.driver ?? 'chromium';
+      const startProblem = driver === 'chromium' ? await deps.runtime?.startProblem?.() : undefined;
       const id = await db.transaction().execute(async (trx) => {
         const sender = await trx
           .selectFrom('sender_profiles')
@@ -129,7 +148,6 @@ export function createBrowsersService(deps: {
           throw conflict(`This sender profile already has seat ${existing.id}; delete it first.`, {
             id: existing.id,
           });
-        const driver = input.driver ?? 'chromium';
         const now = clock.now();
         const seat = await trx
           .insertInto('linkedin_browsers')
@@ -140,7 +158,8 @@ export function createBrowsersService(deps: {
             name: input.name ?? null,
             external_id: newId(),
             // The sandbox network needs no login: its seats run at once.
-            status: driver === 'sandbox' ? 'running' : 'stopped',
+            status: driver === 'sandbox' ? 'running' : startProblem ? 'start_issue' : 'stopped',
+            error_reason: startProblem ?? null,
             last_start_at: driver === 'sandbox' ? now : null,
             user_id: actor.userId,
             proxy_country_code: proxy.proxy_country_code ?? null,
@@ -181,7 +200,7 @@ export function createBrowsersService(deps: {
     },
 
     async updateSeat(teamId: number, id: number, input: Static<typeof UpdateSeatBody>) {
-      const proxy = proxyChange(input);
+      const proxy = await proxyChange(input);
       return updateColumns(teamId, id, {
         ...(input.name !== undefined ? { name: input.name } : {}),
         ...proxy,
@@ -193,7 +212,7 @@ export function createBrowsersService(deps: {
       if (input.proxy_country_code === undefined && input.custom_proxy_config === undefined) {
         throw invalidField('custom_proxy_config', 'Send proxy_country_code and/or custom_proxy_config.');
       }
-      const proxy = proxyChange(input);
+      const proxy = await proxyChange(input);
       return updateColumns(teamId, id, { ...proxy, restart: 'custom_proxy_config' in proxy });
     },
 
@@ -213,9 +232,15 @@ export function createBrowsersService(deps: {
       return updateColumns(teamId, id, { shared_emails: shared });
     },
 
-    /** A new public login link; the previous one stops working at once. */
+    /** A new public login link; the previous one stops working at once. Sandbox seats have no login. */
     async generateAccessKey(teamId: number, id: number) {
-      await requireSeat(teamId, id);
+      const seat = await requireSeat(teamId, id);
+      if (seat.driver === 'sandbox') {
+        throw invalidField(
+          'id',
+          'sandbox seats need no login: they run against the simulated network at once.',
+        );
+      }
       const { key, hash } = generateAccessKey();
       const expiresAt = new Date(clock.now().getTime() + ACCESS_KEY_TTL_MS);
       await db
@@ -257,16 +282,18 @@ export function createBrowsersService(deps: {
     /** Starts the seat. A browser seat that never logged in cannot start: it shows login_issue. */
     async runSeat(teamId: number, id: number) {
       const seat = await requireSeat(teamId, id);
-      const running = seat.driver === 'sandbox' || seat.session_sealed !== null;
+      const startProblem = seat.driver === 'chromium' ? await deps.runtime?.startProblem?.() : undefined;
+      const running = !startProblem && (seat.driver === 'sandbox' || seat.session_sealed !== null);
       const now = clock.now();
       await db.transaction().execute(async (trx) => {
         await trx
           .updateTable('linkedin_browsers')
           .set({
-            status: running ? 'running' : 'login_issue',
+            status: running ? 'running' : startProblem ? 'start_issue' : 'login_issue',
             error_reason: running
               ? null
-              : 'The seat has never been logged in; send its login link (generate-external-access-key) to the account owner.',
+              : (startProblem ??
+                'The seat has never been logged in; send its login link (generate-external-access-key) to the account owner.'),
             last_start_at: running ? now : seat.last_start_at,
             updated_at: now,
           })

@@ -1,6 +1,8 @@
 // A seat's proxy: what a client sends (one object or an array of one, password included), what is
 // stored (the password sealed apart), what is shown (never the password) and what Chromium is given.
+import net from 'node:net';
 import { invalidField } from '../../lib/errors.js';
+import type { OutboundGuard } from '../../lib/net/outbound.js';
 import type { SecretBox } from '../../lib/secrets.js';
 import type { ProxyType, StoredProxy } from './browsers.tables.js';
 
@@ -50,15 +52,22 @@ export function presentProxies(row: {
   }));
 }
 
-/** Playwright's proxy option for the seat, or undefined for a direct connection. */
-export function browserProxy(
+/**
+ * Playwright's proxy option for the seat, or undefined for a direct connection. Chromium is given the
+ * address the outbound guard checked, so its own lookup cannot land elsewhere; an https proxy keeps its
+ * name, which its certificate is checked against (that name was resolved and checked just before).
+ */
+export async function browserProxy(
   row: { custom_proxy_config: StoredProxy[]; proxy_password_sealed: string | null },
   box: SecretBox,
-): { server: string; username?: string; password?: string; bypass?: string } | undefined {
+  guard: OutboundGuard,
+): Promise<{ server: string; username?: string; password?: string; bypass?: string } | undefined> {
   const proxy = row.custom_proxy_config?.[0];
   if (!proxy) return undefined;
+  const { address } = await guard.resolve(proxy.host);
+  const host = proxy.type === 'https' ? proxy.host : net.isIPv6(address) ? `[${address}]` : address;
   return {
-    server: `${proxy.type}://${proxy.host}:${proxy.port}`,
+    server: `${proxy.type}://${host}:${proxy.port}`,
     ...(proxy.username ? { username: proxy.username } : {}),
     ...(row.proxy_password_sealed ? { password: box.openText(row.proxy_password_sealed) } : {}),
   };

@@ -194,7 +194,7 @@ export async function selectContactsOfCompanies(db: Executor, teamId: number, uu
     from companies c
     left join lateral (
       select l.* from leads l
-      where l.team_id = c.team_id and l.company_uuid = c.uuid
+      where l.team_id = ${teamId} and l.company_uuid = c.uuid
       order by l.created_at, l.uuid
       limit ${CONTACTS_PER_COMPANY}
     ) l on true

@@ -36,9 +36,9 @@ const RECORD_COLUMNS = sql.raw(
 );
 
 /** An identifier is filled in on a matched company only when it has none and no other company has it. */
-function fillIdentifier(column: 'ln_id' | 'linkedin' | 'domain') {
+function fillIdentifier(column: 'ln_id' | 'linkedin' | 'domain', teamId: number) {
   return sql`${sql.raw(column)} = coalesce(c.${sql.raw(column)}, case when not exists (
-    select 1 from companies o where o.team_id = c.team_id and o.${sql.raw(column)} = s.${sql.raw(column)}
+    select 1 from companies o where o.team_id = ${teamId} and o.${sql.raw(column)} = s.${sql.raw(column)}
   ) then s.${sql.raw(column)} end)`;
 }
 
@@ -113,7 +113,7 @@ export async function upsertCompanies(
           ),
           sql`, `,
         )},
-        ${fillIdentifier('ln_id')}, ${fillIdentifier('linkedin')}, ${fillIdentifier('domain')},
+        ${fillIdentifier('ln_id', teamId)}, ${fillIdentifier('linkedin', teamId)}, ${fillIdentifier('domain', teamId)},
         lists = ${unionUuids(sql`c.lists`, lists)},
         tags = ${unionUuids(sql`c.tags`, sql`coalesce(s.tags, '{}')`)},
         custom_fields = jsonb_strip_nulls(c.custom_fields || coalesce(s.custom_fields, '{}')),

@@ -60,13 +60,13 @@ function fromLeads(teamId: number, leadUuids: string[]) {
   return sql`
     select l.uuid as lead_uuid, c.uuid as company_uuid, 0 as rank, c.created_at
     from leads l
-    join companies c on c.team_id = l.team_id and c.domain = split_part(l.work_email, '@', 2)
+    join companies c on c.team_id = ${teamId} and c.domain = split_part(l.work_email, '@', 2)
     where l.team_id = ${teamId} and l.uuid = any(${leadUuids}::uuid[]) and l.company_uuid is null
       and split_part(l.work_email, '@', 2) <> all(${FREE_MAIL_DOMAINS}::text[])
     union all
     select l.uuid, c.uuid, 1, c.created_at
     from leads l
-    join companies c on c.team_id = l.team_id and lower(c.name) = lower(l.company_name)
+    join companies c on c.team_id = ${teamId} and lower(c.name) = lower(l.company_name)
     where l.team_id = ${teamId} and l.uuid = any(${leadUuids}::uuid[]) and l.company_uuid is null`;
 }
 
@@ -81,7 +81,7 @@ function fromCompanies(teamId: number, companyUuids: string[]) {
     from companies c
     cross join lateral (
       select l.uuid from leads l
-      where l.team_id = c.team_id and l.company_uuid is null and l.work_email is not null
+      where l.team_id = ${teamId} and l.company_uuid is null and l.work_email is not null
         and split_part(l.work_email, '@', 2) = c.domain
       offset 0
     ) l
@@ -92,7 +92,7 @@ function fromCompanies(teamId: number, companyUuids: string[]) {
     from companies c
     cross join lateral (
       select l.uuid from leads l
-      where l.team_id = c.team_id and l.company_uuid is null and lower(l.company_name) = lower(c.name)
+      where l.team_id = ${teamId} and l.company_uuid is null and lower(l.company_name) = lower(c.name)
       offset 0
     ) l
     where c.team_id = ${teamId} and c.uuid = any(${companyUuids}::uuid[]) and c.name is not null`;

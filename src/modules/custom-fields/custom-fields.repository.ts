@@ -129,10 +129,15 @@ export async function insertCustomField(
     order?: number;
   },
 ) {
+  // Read apart from the insert: Citus refuses a subquery inside INSERT ... VALUES.
   const order =
     field.order ??
-    sql<number>`(select coalesce(max(f."order"), 0) + 1 from custom_fields f
-      where f.team_id = ${field.team_id} and f.object = ${field.object})`;
+    (
+      await sql<{ next: number }>`
+        select coalesce(max(f."order"), 0) + 1 as next from custom_fields f
+        where f.team_id = ${field.team_id} and f.object = ${field.object}
+      `.execute(db)
+    ).rows[0]!.next;
   return db
     .insertInto('custom_fields')
     .values({

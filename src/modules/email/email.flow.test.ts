@@ -6,7 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALWAYS, enroll, makeFlow, makeSender, type NodeSpec } from '../../../test/automation-factories.js';
 import { createEngineHarness, type EngineHarness } from '../../../test/engine-harness.js';
 import { makeLeads, makeList } from '../../../test/factories.js';
-import { type MailSystem, mailServersAvailable, startMailSystem } from '../../../test/mail/mail-system.js';
+import {
+  MAIL_TEST_ENV,
+  type MailSystem,
+  mailServersAvailable,
+  startMailSystem,
+} from '../../../test/mail/mail-system.js';
 import { BOUNCE_DOMAIN } from '../../../test/mail/smtp-relay.js';
 import { secretBoxOf } from '../../deps.js';
 import { syncMailbox } from './sync/imap-sync.js';
@@ -21,7 +26,7 @@ const team = () => h.user.teamId;
 describe.skipIf(!mailServersAvailable)('e-mail flows (engine, SMTP, Dovecot, IMAP sync)', () => {
   beforeAll(async () => {
     mail = await startMailSystem();
-    h = await createEngineHarness();
+    h = await createEngineHarness({ env: MAIL_TEST_ENV });
   });
   afterAll(async () => {
     await h?.close();

@@ -5,6 +5,7 @@
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
+import { crossTeam } from '../../db/citus.js';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { WebhookClient } from '../webhooks/webhook-client.js';
@@ -118,7 +119,7 @@ export function createEngine(deps: EngineDeps) {
    */
   async function nextWakeAt(): Promise<Date | null> {
     const result = await sql<{ at: Date | null }>`
-      select least(
+      ${crossTeam('engine-wake')} select least(
         ${await nextDueAt(db)}::timestamptz,
         (select min(greatest(next_dispatch_at, coalesce(leased_until, '-infinity'))) from sender_channel_state
           where next_dispatch_at is not null),

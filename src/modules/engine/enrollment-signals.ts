@@ -134,7 +134,7 @@ export async function resumeFailedEnrollments(
     update flow_leads fl set status = 'in_progress', reason = null, finished_at = null, wait = null,
       next_run_at = ${now}, updated_at = ${now}, claim_token = fl.claim_token + 1,
       flow_active = exists (
-        select 1 from flows f where f.team_id = fl.team_id and f.uuid = fl.flow_uuid and f.status = 'on'
+        select 1 from flows f where f.team_id = ${teamId} and f.uuid = fl.flow_uuid and f.status = 'on'
       )
     from tasks t
     where t.team_id = ${teamId} and t.uuid = any(${taskUuids}::uuid[]) and t.automation = 'auto'

@@ -72,7 +72,8 @@ export async function ingestSignalsIn(trx: Executor, teamId: number, now: Date, 
     select ${teamId}, v.lead_uuid, v.sender_profile_uuid, v.kind, v.occurred_at, v.external_key, v.payload
     from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(lead_uuid uuid, sender_profile_uuid uuid,
       kind text, occurred_at timestamptz, external_key text, payload jsonb)
-    where exists (select 1 from leads l where l.team_id = ${teamId} and l.uuid = v.lead_uuid)
+    -- A join, not exists (...): Citus refuses a correlated subquery beside a set-returning function.
+    join leads l on l.team_id = ${teamId} and l.uuid = v.lead_uuid
     on conflict (team_id, kind, external_key) where external_key is not null do nothing
     returning lead_uuid, sender_profile_uuid, kind, occurred_at, payload
   `.execute(trx);
@@ -153,7 +154,7 @@ async function applySignals(trx: Executor, teamId: number, now: Date, signals: S
         and fl.uuid <> all(${wokenByReply}::uuid[])
         and coalesce((
           select t.payload ->> 'stop_on_reply_level' from tasks t
-          where t.team_id = fl.team_id and t.flow_lead_uuid = fl.uuid
+          where t.team_id = ${teamId} and t.flow_lead_uuid = fl.uuid
             and t.type in ('linkedin_send_message', 'linkedin_send_inmail', 'email_send_message')
           order by t.step desc limit 1
         ), 'always') <> 'never'
@@ -196,22 +197,30 @@ async function countConversions(trx: Executor, teamId: number, signals: StoredSi
       : [];
   });
   if (rows.length === 0) return;
-  await sql`
-    insert into flow_conversion_deltas (team_id, flow_uuid, flow_node_id, contact_source_id, channel, kind, delta, occurred_at)
-    select ${teamId}, fl.flow_uuid, t.flow_node_id, fl.contact_source_id,
+  // Found first, then inserted: Citus plans an INSERT ... SELECT apart from a plain SELECT, and refuses
+  // this one (a lateral join by the team value rather than on team_id).
+  const { rows: conversions } = await sql<Record<string, unknown>>`
+    select fl.flow_uuid, t.flow_node_id, fl.contact_source_id,
       case t.type when 'linkedin_send_connection_request' then 'linkedin_connection_request'
         when 'linkedin_send_message' then 'linkedin_message' when 'linkedin_send_inmail' then 'linkedin_inmail'
-        else 'email' end,
-      v.kind, 1, ${now}
+        else 'email' end as channel,
+      v.kind
     from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(lead_uuid uuid, sender_uuid uuid, kind text, types text)
     join flow_leads fl on fl.team_id = ${teamId} and fl.lead_uuid = v.lead_uuid
       and (v.sender_uuid is null or fl.sender_profile_uuid = v.sender_uuid)
     cross join lateral (
       select t.flow_node_id, t.type from tasks t
-      where t.team_id = fl.team_id and t.flow_lead_uuid = fl.uuid and t.status = 'closed'
+      where t.team_id = ${teamId} and t.flow_lead_uuid = fl.uuid and t.status = 'closed'
         and t.type = any(string_to_array(v.types, ','))
       order by t.step desc limit 1
     ) t
+  `.execute(trx);
+  if (conversions.length === 0) return;
+  await sql`
+    insert into flow_conversion_deltas (team_id, flow_uuid, flow_node_id, contact_source_id, channel, kind, delta, occurred_at)
+    select ${teamId}, c.flow_uuid, c.flow_node_id, c.contact_source_id, c.channel, c.kind, 1, ${now}
+    from jsonb_to_recordset(${JSON.stringify(conversions)}::jsonb)
+      as c(flow_uuid uuid, flow_node_id integer, contact_source_id integer, channel text, kind text)
   `.execute(trx);
 }
 

@@ -104,10 +104,9 @@ export async function refundCredits(db: Executor, teamId: number, entryUuids: st
     insert into credit_ledger (team_id, delta, reason, reference, balance_after)
     select ${teamId}, 1, 'enrichment_refund', r.ref, ${start}::bigint + row_number() over (order by r.n)
     from unnest(${entryUuids}::text[]) with ordinality as r(ref, n)
-    where not exists (
-      select 1 from credit_ledger x
-      where x.team_id = ${teamId} and x.reason = 'enrichment_refund' and x.reference = r.ref
-    )
+    -- An anti-join, not "not exists (...)": Citus refuses a correlated subquery beside unnest().
+    left join credit_ledger x on x.team_id = ${teamId} and x.reason = 'enrichment_refund' and x.reference = r.ref
+    where x.team_id is null
     returning id
   `.execute(db);
   const count = inserted.rows.length;

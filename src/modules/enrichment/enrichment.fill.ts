@@ -77,12 +77,12 @@ function fieldAssignments(alias: string, columns: Column[]) {
   );
 }
 
-function identifierAssignments(table: string, alias: string, columns: Column[]) {
+function identifierAssignments(table: string, alias: string, columns: Column[], teamId: number) {
   return columns.map((column) => {
     const mine = sql.ref(`${alias}.${column.name}`);
     const value = sql.ref(`v.${column.name}`);
     return sql`${sql.id(column.name)} = coalesce(${mine}, case when not exists (
-        select 1 from ${sql.table(table)} o where o.team_id = ${sql.ref(`${alias}.team_id`)}
+        select 1 from ${sql.table(table)} o where o.team_id = ${teamId}
           and ${sql.ref(`o.${column.name}`)} = ${value}) then ${value} end)`;
   });
 }
@@ -178,7 +178,7 @@ export async function fillLeads(db: Executor, teamId: number, fills: LeadFill[])
   const rows = firstHolderOnly(fills.map(leadRow), LEAD_IDENTIFIERS);
   const result = await sql`
     update leads l set
-      ${sql.join([...fieldAssignments('l', LEAD_FIELDS), ...identifierAssignments('leads', 'l', LEAD_IDENTIFIERS)], sql`, `)},
+      ${sql.join([...fieldAssignments('l', LEAD_FIELDS), ...identifierAssignments('leads', 'l', LEAD_IDENTIFIERS, teamId)], sql`, `)},
       linkedin_status = 'ok',
       updated_at = now()
     from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(${recordsetType([...LEAD_FIELDS, ...LEAD_IDENTIFIERS])})
@@ -193,7 +193,7 @@ export async function fillCompanies(db: Executor, teamId: number, fills: Company
   const rows = firstHolderOnly(fills.map(companyRow), COMPANY_IDENTIFIERS);
   const result = await sql`
     update companies c set
-      ${sql.join([...fieldAssignments('c', COMPANY_FIELDS), ...identifierAssignments('companies', 'c', COMPANY_IDENTIFIERS)], sql`, `)},
+      ${sql.join([...fieldAssignments('c', COMPANY_FIELDS), ...identifierAssignments('companies', 'c', COMPANY_IDENTIFIERS, teamId)], sql`, `)},
       linkedin_status = 'ok',
       last_enrich_at = now(),
       updated_at = now()

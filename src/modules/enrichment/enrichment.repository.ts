@@ -1,6 +1,8 @@
 // SQL of the enrichment queue: queueing a selection (one INSERT ... SELECT), the list and the month's
 // count, and the workers' claim (FOR UPDATE SKIP LOCKED on the partial index of open entries).
+
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import { crossTeam } from '../../db/citus.js';
 import type { Executor } from '../../db/database.js';
 import type { PageRequest, SortSpec } from '../../lib/pagination.js';
 import { orderByClause } from '../../lib/pagination.js';
@@ -147,7 +149,7 @@ export async function nextDueAt(db: Executor, teamId: number): Promise<Date | nu
 export async function teamsWithDueEntries(db: Executor, now: Date): Promise<number[]> {
   const stale = new Date(now.getTime() - STALE_CLAIM_MS);
   const result = await sql<{ team_id: string }>`
-    select distinct team_id from enrichment_queue
+    ${crossTeam('enrichment-sweep')} select distinct team_id from enrichment_queue
     where status in ('pending', 'processing')
       and ((status = 'pending' and next_attempt_at <= ${now}) or (status = 'processing' and claimed_at < ${stale}))
   `.execute(db);

@@ -2,9 +2,10 @@
 // removes them from the file store. The records stay - they are the history of the team's imports and
 // exports - with `file_removed_at` set, so a client sees why a download or a new import run of that
 // file is refused. Running imports and exports are never touched.
-import { sql } from 'kysely';
+import { type SqlBool, sql } from 'kysely';
 import { Type } from 'typebox';
 import type { Database } from '../../db/database.js';
+import { claimAcrossTeams } from '../../db/team-claims.js';
 import { handleJob, jobType } from '../../jobs/queue.js';
 import type { Clock } from '../../lib/clock.js';
 import type { FileStore } from './storage.js';
@@ -34,17 +35,28 @@ async function removeBatch(
     table === 'file_exports'
       ? sql<boolean>`t.status in ('done', 'failed') and t.storage_key is not null and t.finished_at < ${before}`
       : sql<boolean>`t.status in ('uploaded', 'done', 'failed') and coalesce(t.finished_at, t.created_at) < ${before}`;
-  const marked = await sql<Expired>`
-    update ${sql.table(table)} t set file_removed_at = now(), updated_at = now()
-    where (t.team_id, t.uuid) in (
-      select t.team_id, t.uuid from ${sql.table(table)} t
-      where t.file_removed_at is null and ${expired}
-      limit ${BATCH} for update skip locked
-    )
-    returning t.team_id, t.uuid, t.storage_key
-  `.execute(db);
-  for (const row of marked.rows) await store.delete(row.storage_key);
-  return marked.rows.length;
+  const marked = await claimAcrossTeams({
+    db,
+    mark: 'files-retention',
+    table,
+    due: sql<SqlBool>`t.file_removed_at is null and ${expired}`,
+    order: sql`t.created_at`,
+    limit: BATCH,
+    async claim(teamId, teamLimit) {
+      const { rows } = await sql<Expired>`
+        update ${sql.table(table)} t set file_removed_at = now(), updated_at = now()
+        where t.team_id = ${teamId} and t.uuid in (
+          select t.uuid from ${sql.table(table)} t
+          where t.team_id = ${teamId} and t.file_removed_at is null and ${expired}
+          limit ${teamLimit} for update skip locked
+        )
+        returning t.team_id, t.uuid, t.storage_key
+      `.execute(db);
+      return rows;
+    },
+  });
+  for (const row of marked) await store.delete(row.storage_key);
+  return marked.length;
 }
 
 /** Removes the files that expired before `before`; returns how many of each kind. */

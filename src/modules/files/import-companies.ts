@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { companyBlacklistedSql, refreshCompanyBlacklistFlags } from '../blacklists/blacklist-match.js';
+import { companyBlacklistMatch, refreshCompanyBlacklistFlags } from '../blacklists/blacklist-match.js';
 import {
   type CompanyInputBody,
   collapseBatch,
@@ -64,12 +64,11 @@ async function blacklistedRows(trx: Executor, teamId: number, rows: PreparedComp
       name: company.values.name ?? null,
     })),
   );
+  // A join, not exists (...): Citus refuses a correlated subquery beside a set-returning function.
   const result = await sql<{ ord: number }>`
-    select k.ord from (
-      select ${teamId}::bigint as team_id, r.* from jsonb_to_recordset(${payload}::jsonb)
-        as r(ord integer, ln_id bigint, linkedin text, domain text, name text)
-    ) k
-    where exists (select 1 from companies_blacklist b where b.team_id = ${teamId}) and ${companyBlacklistedSql('k')}
+    select distinct k.ord
+    from jsonb_to_recordset(${payload}::jsonb) as k(ord integer, ln_id bigint, linkedin text, domain text, name text)
+    join companies_blacklist b on b.team_id = ${teamId} and ${companyBlacklistMatch('k')}
   `.execute(trx);
   return new Set(result.rows.map((r) => r.ord));
 }

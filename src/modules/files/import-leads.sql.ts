@@ -2,7 +2,7 @@
 // travel as one JSON parameter or as arrays, never one statement per row.
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
-import { leadBlacklistedSql } from '../blacklists/blacklist-match.js';
+import { leadBlacklistMatch } from '../blacklists/blacklist-match.js';
 import { COLUMN_SQL_TYPES, JSON_FIELDS, WRITABLE_COLUMNS } from '../leads/lead-fields.js';
 import { type LeadColumns, type MatchKeys, withNameParts } from '../leads/leads.input.js';
 
@@ -43,12 +43,12 @@ export async function blacklistedRows(
       company_name: columns.company_name ?? null,
     })),
   );
+  // A join, not exists (...): Citus refuses a correlated subquery beside a set-returning function.
   const result = await sql<{ ord: number }>`
-    select k.ord from (
-      select ${teamId}::bigint as team_id, r.* from jsonb_to_recordset(${payload}::jsonb)
-        as r(ord integer, linkedin text, ln_id text, work_email text, personal_email text, name text, company_name text)
-    ) k
-    where ${leadBlacklistedSql('k')}
+    select distinct k.ord
+    from jsonb_to_recordset(${payload}::jsonb)
+      as k(ord integer, linkedin text, ln_id text, work_email text, personal_email text, name text, company_name text)
+    join leads_blacklist b on b.team_id = ${teamId} and ${leadBlacklistMatch('k')}
   `.execute(db);
   return new Set(result.rows.map((r) => r.ord));
 }

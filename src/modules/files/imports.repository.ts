@@ -132,9 +132,14 @@ export async function queueImport(
 
 /** Marks a queued (or interrupted) run as processing and returns it; undefined when it is not. */
 export async function claimImport(db: Executor, teamId: number, uuid: string) {
+  const now = new Date();
   return db
     .updateTable('file_imports')
-    .set({ status: 'processing', started_at: sql`coalesce(started_at, now())`, updated_at: new Date() })
+    .set({
+      status: 'processing',
+      started_at: sql`coalesce(started_at, ${now}::timestamptz)`,
+      updated_at: now,
+    })
     .where('team_id', '=', teamId)
     .where('uuid', '=', uuid)
     .where('status', 'in', ['queued', 'processing'])

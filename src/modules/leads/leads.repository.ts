@@ -62,11 +62,11 @@ export async function insertLeads(
     )
     select
       i.team_id, i.uuid, ${target.userId}::bigint, ${target.listUuid}::uuid, ${target.stageUuid}::uuid,
-      (select c.uuid from companies c where c.team_id = i.team_id and c.domain = i.company_domain
+      (select c.uuid from companies c where c.team_id = ${target.teamId} and c.domain = i.company_domain
         order by c.created_at limit 1),
       ${selected},
       coalesce(i.linkedin_status, 'need_enrichment'), coalesce(i.tags, '{}'), coalesce(i.custom_fields, '{}'),
-      ${leadBlacklistedSql('i')}
+      ${leadBlacklistedSql('i', target.teamId)}
     from i order by i.ord
     on conflict do nothing
     returning *

@@ -350,7 +350,9 @@ export async function recordAutomatedMessages(
       from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(task_uuid uuid, flow_uuid uuid,
         sender_profile_uuid uuid, lead_uuid uuid, conversation_uuid uuid, linkedin_type text, text text,
         subject text, attachments jsonb, message_hash text)
-      where not exists (select 1 from linkedin_messages m where m.team_id = ${teamId} and m.task_uuid = v.task_uuid)
+      -- An anti-join, not "not exists (...)": Citus refuses a correlated subquery beside a set-returning function.
+      left join linkedin_messages m on m.team_id = ${teamId} and m.task_uuid = v.task_uuid
+      where m.uuid is null
       on conflict (team_id, sender_profile_uuid, message_hash) where message_hash is not null do nothing
       returning linkedin_conversation_uuid
     )

@@ -5,7 +5,9 @@
 //
 // A scheduled job ticks every minute; each tick claims the seats whose next sync is due (a lease in
 // linkedin_sync_state, SKIP LOCKED, so worker processes share them) and syncs them.
-import { sql } from 'kysely';
+import { type SqlBool, sql } from 'kysely';
+import { crossTeam } from '../../db/citus.js';
+import { claimAcrossTeams } from '../../db/team-claims.js';
 import type { InboxRegistry } from '../engine/drivers/inbox.js';
 import { isSeatFailure } from '../engine/drivers/reader.js';
 import { type IngestResult, ingestInbox } from './linkedin-ingest.js';
@@ -111,25 +113,40 @@ export async function syncDueSeats(deps: SyncDeps, now: Date, limit = 50): Promi
   const { db } = deps;
   // Seats that run get a sync state (due now); the others keep theirs for when they run again.
   await sql`
-    insert into linkedin_sync_state (team_id, sender_profile_uuid, next_sync_at)
+    ${crossTeam('linkedin-sync-seats')} insert into linkedin_sync_state (team_id, sender_profile_uuid, next_sync_at)
     select distinct b.team_id, b.sender_profile_uuid, ${now}::timestamptz from linkedin_browsers b
     where b.status = 'running'
     on conflict (team_id, sender_profile_uuid) do nothing
   `.execute(db);
-  const due = await sql<{ team_id: number; sender_profile_uuid: string }>`
-    update linkedin_sync_state s set leased_until = ${new Date(now.getTime() + LEASE_MS)},
-      next_sync_at = ${new Date(now.getTime() + deps.syncIntervalMs)}
-    where (s.team_id, s.sender_profile_uuid) in (
-      select st.team_id, st.sender_profile_uuid from linkedin_sync_state st
-      where st.next_sync_at <= ${now} and (st.leased_until is null or st.leased_until <= ${now})
-        and exists (select 1 from linkedin_browsers b where b.team_id = st.team_id
-          and b.sender_profile_uuid = st.sender_profile_uuid and b.status = 'running')
-      order by st.next_sync_at limit ${limit}
-      for update skip locked
-    )
-    returning s.team_id, s.sender_profile_uuid
-  `.execute(db);
-  for (const seat of due.rows) {
+  const due = (alias: 't' | 'st') => {
+    const c = (column: string) => sql.ref(`${alias}.${column}`);
+    return sql<SqlBool>`${c('next_sync_at')} <= ${now} and (${c('leased_until')} is null or ${c('leased_until')} <= ${now})
+      and exists (select 1 from linkedin_browsers b where b.team_id = ${c('team_id')}
+        and b.sender_profile_uuid = ${c('sender_profile_uuid')} and b.status = 'running')`;
+  };
+  const seats = await claimAcrossTeams({
+    db,
+    mark: 'linkedin-sync-claim',
+    table: 'linkedin_sync_state',
+    due: due('t'),
+    order: sql`t.next_sync_at`,
+    limit,
+    async claim(teamId, teamLimit) {
+      const claimed = await sql<{ team_id: number; sender_profile_uuid: string }>`
+        update linkedin_sync_state s set leased_until = ${new Date(now.getTime() + LEASE_MS)},
+          next_sync_at = ${new Date(now.getTime() + deps.syncIntervalMs)}
+        where s.team_id = ${teamId} and s.sender_profile_uuid in (
+          select st.sender_profile_uuid from linkedin_sync_state st
+          where st.team_id = ${teamId} and ${due('st')}
+          order by st.next_sync_at limit ${teamLimit}
+          for update skip locked
+        )
+        returning s.team_id, s.sender_profile_uuid
+      `.execute(db);
+      return claimed.rows;
+    },
+  });
+  for (const seat of seats) {
     try {
       await syncSeat(deps, Number(seat.team_id), seat.sender_profile_uuid, now);
     } catch (error) {
@@ -143,5 +160,5 @@ export async function syncDueSeats(deps: SyncDeps, now: Date, limit = 50): Promi
         .execute();
     }
   }
-  return due.rows.length;
+  return seats.length;
 }

@@ -176,13 +176,14 @@ export async function setSenderProfileStatus(
   teamId: number,
   uuid: string,
   status: 'enabled' | 'disabled',
+  now: Date,
 ) {
   return db
     .updateTable('sender_profiles')
     .set({
       status,
-      // Only a real change moves updated_at.
-      updated_at: sql<Date>`case when status = ${status} then updated_at else now() end`,
+      // Only a real change moves updated_at (a value: Citus refuses now() inside CASE in an UPDATE).
+      updated_at: sql<Date>`case when status = ${status} then updated_at else ${now}::timestamptz end`,
     })
     .where('team_id', '=', teamId)
     .where('uuid', '=', uuid)
@@ -208,11 +209,11 @@ export async function isTeamMember(db: Executor, teamId: number, userId: number)
  *   reassigns it by the source's rotation (one paused only because this profile was disabled resumes);
  * - otherwise it is paused now with reason `no_sender` (it was running or paused for this profile).
  * Their planned actions that never started are deleted (the engine plans the step again with the new
- * sender), and so is the profile's dispatch state. Claim tokens move on, so a worker holding one of
+ * sender), and so is the profile's dispatch state; data sources using it lose their sender. Claim tokens move on, so a worker holding one of
  * them lets it go. Returns whether the profile existed and how many enrollments were reassigned and
  * paused.
  */
-export async function deleteSenderProfile(db: Executor, teamId: number, uuid: string) {
+export async function deleteSenderProfile(db: Executor, teamId: number, uuid: string, now: Date) {
   const result = await sql<{ deleted: number; reassigned: number; paused: number }>`
     with deleted as (
       delete from sender_profiles where team_id = ${teamId} and uuid = ${uuid} returning uuid
@@ -250,10 +251,10 @@ export async function deleteSenderProfile(db: Executor, teamId: number, uuid: st
           else fl.reason end,
         next_run_at = case
           when not t.has_other then null
-          when fl.status = 'in_progress' or fl.reason = 'sender_disabled' then now()
+          when fl.status = 'in_progress' or fl.reason = 'sender_disabled' then ${now}::timestamptz
           else fl.next_run_at end,
         claim_token = fl.claim_token + 1, lease_until = null,
-        updated_at = now()
+        updated_at = ${now}
       from takers t
       where fl.team_id = ${teamId} and fl.sender_profile_uuid = ${uuid}
         and fl.status in ('in_progress', 'paused')
@@ -271,6 +272,12 @@ export async function deleteSenderProfile(db: Executor, teamId: number, uuid: st
     dispatch as (
       delete from sender_channel_state where team_id = ${teamId} and sender_profile_uuid = ${uuid}
         and exists (select 1 from deleted)
+      returning 1),
+    -- Data sources searching through the profile keep going without one (the foreign key checks at
+    -- the end of the statement; an ON DELETE SET NULL with team_id in the key is refused by Citus).
+    unlinked as (
+      update data_sources set sender_profile_uuid = null
+      where team_id = ${teamId} and sender_profile_uuid = ${uuid} and exists (select 1 from deleted)
       returning 1
     )
     select (select count(*) from deleted)::int as deleted,

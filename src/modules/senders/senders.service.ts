@@ -179,7 +179,7 @@ export function createSendersService(deps: { db: Database; clock: Clock }) {
     /** Enabling resumes the enrollments the engine parked while the profile was disabled. */
     async setStatus(teamId: number, uuid: string, status: 'enabled' | 'disabled') {
       return db.transaction().execute(async (trx) => {
-        const row = await repo.setSenderProfileStatus(trx, teamId, uuid, status);
+        const row = await repo.setSenderProfileStatus(trx, teamId, uuid, status, deps.clock.now());
         if (!row) throw notFound('Sender profile');
         if (status === 'enabled') {
           await resumeSenderActions(trx, teamId, uuid, ['sender_disabled'], deps.clock.now());
@@ -190,7 +190,9 @@ export function createSendersService(deps: { db: Database; clock: Clock }) {
 
     /** Deletes the profile; its live enrollments are reassigned or paused (see the repository). */
     async deleteSenderProfile(teamId: number, uuid: string) {
-      const result = await db.transaction().execute((trx) => repo.deleteSenderProfile(trx, teamId, uuid));
+      const result = await db
+        .transaction()
+        .execute((trx) => repo.deleteSenderProfile(trx, teamId, uuid, deps.clock.now()));
       if (!result.deleted) throw notFound('Sender profile');
       return result;
     },

@@ -54,7 +54,7 @@ export function taskMassMoveRunner(deps: {
           table: 'tasks',
           alias: 't',
           teamId: operation.team_id,
-          where: sql<SqlBool>`${where} and ${movable(move)}`,
+          where: sql<SqlBool>`${where} and ${movable(move, operation.team_id)}`,
         },
         batchSize,
         async (trx, batch) => (await applyMove(trx, operation.team_id, move, batch)).length,

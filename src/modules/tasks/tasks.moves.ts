@@ -20,8 +20,11 @@ export type Move = {
   manualOnly: boolean;
   /** Further condition on `t` for the task to be movable. */
   extra?: RawBuilder<SqlBool>;
-  /** The columns the move sets besides status and updated_at. */
-  set?: RawBuilder<unknown>;
+  /**
+   * The columns the move sets besides status and updated_at. The time is a value, not now() inside
+   * coalesce: Citus refuses non-immutable functions within CASE or COALESCE of an UPDATE.
+   */
+  set?: (now: Date) => RawBuilder<unknown>;
 };
 
 export const MOVES: Record<MoveName, Move> = {
@@ -30,7 +33,7 @@ export const MOVES: Record<MoveName, Move> = {
     to: 'closed',
     from: ['in_progress', 'failed'],
     manualOnly: true,
-    set: sql`executed_at = coalesce(t.executed_at, now())`,
+    set: (now) => sql`executed_at = coalesce(t.executed_at, ${now}::timestamptz)`,
   },
   cancel: { name: 'cancel', to: 'canceled', from: ['in_progress', 'failed'], manualOnly: true },
   fail: { name: 'fail', to: 'failed', from: ['in_progress'], manualOnly: true },
@@ -42,7 +45,7 @@ export const MOVES: Record<MoveName, Move> = {
     // A step that failed because the contact replied is not tried again.
     extra: sql<SqlBool>`t.automation_error_code is distinct from 'replied'`,
     // Attempts are kept; the outcome of the failed run is cleared so the engine runs it afresh.
-    set: sql`error_msg = null, automation_error_code = null, executed_at = null, taken_to_execute_at = null,
+    set: () => sql`error_msg = null, automation_error_code = null, executed_at = null, taken_to_execute_at = null,
       remote_ref = null`,
   },
   skip: {
@@ -60,12 +63,12 @@ export const MOVES: Record<MoveName, Move> = {
  * a flow's task in a source status whose enrollment is still at the task's step - live, or ended by
  * the engine because this very task failed (the engine ends an enrollment whose action failed).
  */
-export function movable(move: Move): RawBuilder<SqlBool> {
+export function movable(move: Move, teamId: number): RawBuilder<SqlBool> {
   const automation = move.manualOnly
     ? sql<SqlBool>`t.automation = 'manual'`
     : sql<SqlBool>`(t.automation = 'manual' or exists (
         select 1 from flow_leads fl
-        where fl.team_id = t.team_id and fl.uuid = t.flow_lead_uuid and fl.step = t.step
+        where fl.team_id = ${teamId} and fl.uuid = t.flow_lead_uuid and fl.step = t.step
           and fl.flow_node_id is not distinct from t.flow_node_id
           and (fl.status in ('in_progress', 'paused') or (fl.status = 'failed' and t.status = 'failed'))
       ))`;
@@ -87,14 +90,15 @@ export async function applyMove(
   where: RawBuilder<SqlBool>,
   options: { errorMsg?: string | null; forkResult?: number } = {},
 ): Promise<string[]> {
-  const sets = [sql`status = ${move.to}`, sql`updated_at = now()`];
-  if (move.set) sets.push(move.set);
+  const now = new Date();
+  const sets = [sql`status = ${move.to}`, sql`updated_at = ${now}`];
+  if (move.set) sets.push(move.set(now));
   if (options.forkResult !== undefined) sets.push(sql`fork_result = ${options.forkResult}`);
   if (options.errorMsg !== undefined && options.errorMsg !== null)
     sets.push(sql`error_msg = ${options.errorMsg}`);
   const { rows } = await sql<{ uuid: string; flow_lead_uuid: string | null; automation: string }>`
     update tasks t set ${sql.join(sets)}
-    where t.team_id = ${teamId} and ${where} and ${movable(move)}
+    where t.team_id = ${teamId} and ${where} and ${movable(move, teamId)}
     returning t.uuid, t.flow_lead_uuid, t.automation
   `.execute(trx);
   const automated = rows.filter((row) => row.automation === 'auto' && row.flow_lead_uuid);

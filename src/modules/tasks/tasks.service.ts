@@ -172,7 +172,7 @@ export function createTasksService(deps: { db: Database; config: Pick<Config, 'm
       const selected = await repo.countTasksUpTo(
         db,
         actor.teamId,
-        sql<SqlBool>`${where} and ${movable(move)}`,
+        sql<SqlBool>`${where} and ${movable(move, actor.teamId)}`,
         limit + 1,
       );
       if (selected > limit) {

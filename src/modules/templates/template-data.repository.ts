@@ -68,9 +68,9 @@ export async function loadContactTemplateData(
       c.linkedin as c_linkedin, c.ln_id as c_ln_id, c.phone as c_phone, c.about as c_about,
       c.tagline as c_tagline, c.year_established as c_year_established,
       (select coalesce(jsonb_object_agg(f.name, l.custom_fields -> f.uuid::text), '{}')
-         from custom_fields f where f.team_id = l.team_id and f.object = 'lead') as custom_fields,
+         from custom_fields f where f.team_id = ${teamId} and f.object = 'lead') as custom_fields,
       (select coalesce(jsonb_object_agg(f.name, c.custom_fields -> f.uuid::text), '{}')
-         from custom_fields f where f.team_id = l.team_id and f.object = 'company') as company_custom_fields
+         from custom_fields f where f.team_id = ${teamId} and f.object = 'company') as company_custom_fields
     from leads l
     left join companies c on c.team_id = l.team_id and c.uuid = l.company_uuid
     where l.team_id = ${teamId} and l.uuid = any(${leadUuids as string[]}::uuid[])

@@ -1,21 +1,25 @@
-// The HTTP side of webhooks: one pooled undici Agent per process whose connector refuses non-public
-// addresses, Standard Webhooks signing, a hard timeout, no redirects, and a response read that stops
+// The HTTP side of webhooks (and of gs_call_api nodes): one pooled undici Agent per process whose
+// connector refuses what the outbound guard refuses (src/lib/net/outbound.ts), Standard Webhooks signing, a hard timeout, no redirects, and a response read that stops
 // at a byte limit so a huge or endless body cannot hold a worker.
-import type { LookupFunction, Socket } from 'node:net';
-import net from 'node:net';
-import type { TLSSocket } from 'node:tls';
+import type { LookupFunction } from 'node:net';
 import { LRUCache } from 'lru-cache';
 import { Webhook } from 'standardwebhooks';
-import { Agent, buildConnector, request } from 'undici';
+import { request } from 'undici';
+import {
+  BlockedTargetError,
+  bareHost,
+  blockedCause,
+  outboundGuard,
+  resolveHost,
+  type TargetPolicy,
+} from '../../lib/net/outbound.js';
 import { version } from '../../version.js';
-import { BlockedTargetError, bareHost, guardedLookup, resolveHost, targetGuard } from './ssrf.js';
 import type { RequestMethod } from './webhooks.tables.js';
 
 export type WebhookClientOptions = {
   timeoutMs: number;
-  allowPrivateTargets: boolean;
-  /** CIDRs, addresses and host names always allowed (link-local and metadata included). */
-  allowlist?: readonly string[];
+  /** Which targets may be called: `outboundPolicy(config, 'webhook' | 'http_node')`. */
+  policy: TargetPolicy;
   /** DNS lookup used for connections and target checks (tests map names with it). */
   lookup?: LookupFunction;
   /** Sockets per target origin. */
@@ -84,51 +88,10 @@ function describeError(error: unknown, timeoutMs: number): string {
   return err.code && !err.message.includes(err.code) ? `${err.message} (${err.code})` : err.message;
 }
 
-function isBlocked(error: unknown): boolean {
-  const err = error as { cause?: unknown } | undefined;
-  return error instanceof BlockedTargetError || (err?.cause !== undefined && isBlocked(err.cause));
-}
-
 export function createWebhookClient(options: WebhookClientOptions) {
   const { timeoutMs } = options;
-  const guard = targetGuard({
-    allowPrivate: options.allowPrivateTargets,
-    allowlist: options.allowlist ?? [],
-  });
-  const lookup = guardedLookup(guard, options.lookup);
-  const baseConnect = buildConnector({ timeout: timeoutMs, lookup });
-
-  // IP literals never reach the lookup, and the socket's peer is checked once more after connecting.
-  const connect: buildConnector.connector = (connectOptions, callback) => {
-    const host = bareHost(connectOptions.hostname);
-    if (net.isIP(host)) {
-      try {
-        guard.assertAllowed(host, [host]);
-      } catch (error) {
-        callback(error as Error, null);
-        return;
-      }
-    }
-    baseConnect(connectOptions, (...args) => {
-      const [error, socket] = args;
-      if (error || !socket) return callback(error ?? new Error('connection failed'), null);
-      try {
-        guard.assertAllowed(host, [(socket as Socket | TLSSocket).remoteAddress ?? 'unknown']);
-      } catch (blocked) {
-        socket.destroy();
-        return callback(blocked as Error, null);
-      }
-      callback(null, socket);
-    });
-  };
-
-  const agent = new Agent({
-    connect,
-    connections: options.connections ?? 128,
-    keepAliveTimeout: 4_000,
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
-  });
+  const guard = outboundGuard(options.policy, options.lookup ? { lookup: options.lookup } : {});
+  const agent = guard.dispatcher({ timeoutMs, connections: options.connections ?? 128 });
   // Decoding a base64 secret per delivery is wasted work; the same few webhooks sign all day.
   const signers = new LRUCache<string, Webhook>({ max: 1000 });
 
@@ -192,7 +155,7 @@ export function createWebhookClient(options: WebhookClientOptions) {
       }
     } catch (error) {
       result.error = describeError(error, timeoutMs);
-      result.blocked = isBlocked(error);
+      result.blocked = blockedCause(error) !== undefined;
     }
     result.durationMs = Math.round(performance.now() - started);
     return result;
@@ -209,11 +172,12 @@ export function createWebhookClient(options: WebhookClientOptions) {
     async checkTarget(raw: string): Promise<URL> {
       const url = parseTargetUrl(raw);
       const host = bareHost(url.hostname);
+      guard.assertHostAllowed(host);
       let addresses: string[];
       try {
         addresses = await resolveHost(host, options.lookup);
       } catch (error) {
-        if (!options.allowPrivateTargets) {
+        if (!options.policy.allowPrivate) {
           throw new InvalidTargetError(
             `target_url host ${host} could not be resolved (${(error as { code?: string }).code ?? 'DNS error'}).`,
           );

@@ -1,6 +1,7 @@
-// LEADFLOW_WEBHOOKS_ALLOW_PRIVATE opens the operator's own networks to webhooks, not link-local addresses
-// or cloud metadata services; LEADFLOW_WEBHOOKS_ALLOWLIST opens exactly what it names. Through the API,
-// with the settings read from the environment as a deployment sets them.
+// LEADFLOW_WEBHOOKS_ALLOW_PRIVATE (and LEADFLOW_OUTBOUND_ALLOW_PRIVATE) open the operator's own networks
+// to webhooks, not link-local addresses or cloud metadata services; LEADFLOW_WEBHOOKS_ALLOWLIST opens
+// exactly what it names. Through the API, with the settings read from the environment as a deployment
+// sets them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext, type TestUser } from '../../../test/harness.js';
 import { type Receiver, startReceiver } from './receiver.test-support.js';
@@ -47,7 +48,9 @@ describe('LEADFLOW_WEBHOOKS_ALLOW_PRIVATE=true', () => {
     const res = await test(ctx, user, target);
     expect(res.statusCode).toBe(422);
     expect(res.json().error.data.target_url[0]).toContain(reason);
-    expect(res.json().message).toContain('unless LEADFLOW_WEBHOOKS_ALLOWLIST names them');
+    expect(res.json().message).toContain(
+      'unless LEADFLOW_WEBHOOKS_ALLOWLIST or LEADFLOW_OUTBOUND_ALLOWLIST names them',
+    );
     const created = await ctx.request(user, {
       method: 'POST',
       url: '/integrations/api/webhooks',
@@ -93,5 +96,23 @@ describe('LEADFLOW_WEBHOOKS_ALLOWLIST', () => {
       'LEADFLOW_WEBHOOKS_ALLOWLIST: "10.0.0.0/40" is not a CIDR range like 10.0.0.0/8 or fd00::/8\n' +
         '  - LEADFLOW_WEBHOOKS_ALLOWLIST: "http://hooks" is neither an IP address, a CIDR range nor a host name',
     );
+  });
+});
+
+describe('LEADFLOW_OUTBOUND_ALLOW_PRIVATE=true (every outbound kind, webhooks included)', () => {
+  let ctx: TestContext;
+  let user: TestUser;
+  beforeAll(async () => {
+    ctx = await createTestContext({ env: { LEADFLOW_OUTBOUND_ALLOW_PRIVATE: 'true' } });
+    user = await ctx.createUser();
+  });
+  afterAll(() => ctx.close());
+
+  it('delivers to a receiver on this machine; link-local stays closed', async () => {
+    const res = await test(ctx, user, `${receiver.url}/outbound`);
+    expect(res.statusCode).toBe(200);
+    expect(receiver.requests.some((request) => request.path === '/outbound')).toBe(true);
+    const metadata = await test(ctx, user, 'http://169.254.169.254/latest/meta-data/');
+    expect(metadata.statusCode).toBe(422);
   });
 });

@@ -6,6 +6,7 @@ import type { Database } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { conflict, invalidField, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
+import { BlockedTargetError, outboundPolicy } from '../../lib/net/outbound.js';
 import { envelope, type PageParams, resolvePage } from '../../lib/pagination.js';
 import { EVENT_CATALOG, EVENT_NAMES, type EventName } from '../events/events.catalog.js';
 import { loadLeadFilterSpec } from '../leads/leads.filter.js';
@@ -13,7 +14,6 @@ import * as deliveriesRepo from './deliveries.repository.js';
 import { createDelivery } from './delivery.js';
 import { fanOutHandler } from './fan-out.js';
 import { samplePayload } from './sample-payloads.js';
-import { BlockedTargetError } from './ssrf.js';
 import { createWebhookClient, InvalidTargetError } from './webhook-client.js';
 import { compileWebhookFilters, hasContactKeys, type WebhookFilters } from './webhook-filters.js';
 import * as repo from './webhooks.repository.js';
@@ -45,8 +45,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
   const { db, config, clock } = deps;
   const client = createWebhookClient({
     timeoutMs: config.webhooks.timeoutMs,
-    allowPrivateTargets: config.webhooks.allowPrivateTargets,
-    allowlist: config.webhooks.allowlist ?? [],
+    policy: outboundPolicy(config, 'webhook'),
     ...(deps.lookup ? { lookup: deps.lookup } : {}),
   });
   const delivery = createDelivery({ db, config, clock, client });

@@ -15,10 +15,13 @@ import type { Logger } from 'pino';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { Config } from '../../../config.js';
 import type { Database } from '../../../db/database.js';
+import { BlockedTargetError, type OutboundGuard, outboundGuard } from '../../../lib/net/outbound.js';
 import type { SecretBox } from '../../../lib/secrets.js';
+import { markSeatStartIssue } from '../browsers.repository.js';
 import type { StoredProxy } from '../browsers.tables.js';
 import { browserProxy } from '../seat-proxy.js';
 import { type SeatSession, type SessionCookie, saveSession } from '../seat-session.js';
+import { chromiumProbe } from './chromium-probe.js';
 
 export type SeatBrowser = { context: BrowserContext; page: Page };
 
@@ -55,6 +58,8 @@ export interface SeatBrowsers {
   closeAll(): Promise<void>;
   /** Seats whose browser is open in this process. */
   openSeats(): Array<{ teamId: number; seatId: number }>;
+  /** Why Chromium cannot start in this process (logged as an error), or undefined when it can. */
+  startProblem(): Promise<string | undefined>;
 }
 
 /** The seat's browser is held by someone else (the login live view); try again later. */
@@ -66,6 +71,8 @@ export type SeatBrowsersOptions = {
   };
   db: Database;
   secretBox: SecretBox;
+  /** Checks the seats' proxy hosts before Chromium connects to them (default: public addresses only). */
+  proxyGuard?: OutboundGuard;
   logger?: Logger;
   /** Called on every new context before use (tests install their loopback guard here). */
   onContext?: (context: BrowserContext, seat: { teamId: number; seatId: number }) => Promise<void>;
@@ -111,6 +118,7 @@ export async function cookiesOf(context: BrowserContext): Promise<SessionCookie[
 
 export function createSeatBrowsers(options: SeatBrowsersOptions): SeatBrowsers {
   const { db, secretBox: box, logger } = options;
+  const proxyGuard = options.proxyGuard ?? outboundGuard({ allowPrivate: false, subject: 'proxies' });
   const settings = options.config.linkedin;
   const now = options.now ?? (() => new Date());
   const entries = new Map<string, Entry>();
@@ -126,19 +134,36 @@ export function createSeatBrowsers(options: SeatBrowsersOptions): SeatBrowsers {
       .executeTakeFirst();
   }
 
+  const startProblem = chromiumProbe(settings.chromiumPath, (problem) =>
+    logger?.error({ chromiumPath: settings.chromiumPath }, problem),
+  );
+
+  /** A start that cannot work until someone acts (no Chromium, a refused proxy) shows on the seat. */
+  async function refuseStart(entry: Entry, reason: string): Promise<never> {
+    await markSeatStartIssue(db, entry.teamId, entry.seatId, reason, now());
+    throw new Error(reason);
+  }
+
   async function launch(entry: Entry): Promise<SeatBrowser> {
     const row = await seatRow(entry.teamId, entry.seatId);
     if (!row) throw new Error(`LinkedIn seat ${entry.seatId} of team ${entry.teamId} does not exist.`);
     entry.version = row.session_version;
-    await fs.rm(entry.dir, { recursive: true, force: true });
-    await fs.mkdir(entry.dir, { recursive: true, mode: 0o700 });
-    const proxy = browserProxy(
+    const problem = await startProblem();
+    if (problem) await refuseStart(entry, problem);
+    const proxy = await browserProxy(
       {
         custom_proxy_config: row.custom_proxy_config as StoredProxy[],
         proxy_password_sealed: row.proxy_password_sealed,
       },
       box,
+      proxyGuard,
+    ).catch((error) =>
+      error instanceof BlockedTargetError
+        ? refuseStart(entry, `The seat's proxy is refused: ${error.message}`)
+        : Promise.reject(error),
     );
+    await fs.rm(entry.dir, { recursive: true, force: true });
+    await fs.mkdir(entry.dir, { recursive: true, mode: 0o700 });
     // Loaded on the first launch: most processes never start a browser, and the module is heavy to load.
     const { chromium } = await import('playwright-core');
     const context = await chromium.launchPersistentContext(entry.dir, {
@@ -386,5 +411,7 @@ export function createSeatBrowsers(options: SeatBrowsersOptions): SeatBrowsers {
         .filter((e) => !e.closing)
         .map((e) => ({ teamId: e.teamId, seatId: e.seatId }));
     },
+
+    startProblem,
   };
 }

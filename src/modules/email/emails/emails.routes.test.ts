@@ -4,7 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSender } from '../../../../test/automation-factories.js';
 import { makeLeads, makeList } from '../../../../test/factories.js';
 import { createTestContext, type TestContext, type TestUser } from '../../../../test/harness.js';
-import { type MailSystem, mailServersAvailable, startMailSystem } from '../../../../test/mail/mail-system.js';
+import {
+  MAIL_TEST_ENV,
+  type MailSystem,
+  mailServersAvailable,
+  startMailSystem,
+} from '../../../../test/mail/mail-system.js';
 import { newId } from '../../../lib/ids.js';
 
 let ctx: TestContext;
@@ -20,7 +25,7 @@ describe.skipIf(!mailServersAvailable)('e-mails API (send-email through SMTP int
 
   beforeAll(async () => {
     mail = await startMailSystem();
-    ctx = await createTestContext();
+    ctx = await createTestContext({ env: MAIL_TEST_ENV });
     alice = await ctx.createUser();
     bob = await ctx.createUser();
     mailbox = await connect(alice);

@@ -203,7 +203,7 @@ export async function refreshSenderMailbox(db: Executor, teamId: number, senderU
   await sql`
     update sender_profiles s set mailbox_uuid = (
       select m.uuid from mailboxes m
-      where m.team_id = s.team_id and m.sender_profile_uuid = s.uuid order by m.created_at, m.uuid limit 1
+      where m.team_id = ${teamId} and m.sender_profile_uuid = s.uuid order by m.created_at, m.uuid limit 1
     ), updated_at = now()
     where s.team_id = ${teamId} and s.uuid = ${senderUuid}
   `.execute(db);
@@ -226,6 +226,8 @@ export async function recordMailboxError(
   type: MailboxErrorType,
   message: string,
   side: 'send' | 'sync' | 'both',
+  /** Take the mailbox out of use (status error): a refused login, a refused server address. */
+  disable = type === 'auth',
 ) {
   await db
     .insertInto('mailbox_errors')
@@ -242,7 +244,7 @@ export async function recordMailboxError(
     .set({
       ...(side !== 'sync' ? { send_status: 'error' as const } : {}),
       ...(side !== 'send' ? { sync_status: 'error' as const } : {}),
-      ...(type === 'auth' ? { status: 'error' as const, next_sync_at: null } : {}),
+      ...(disable ? { status: 'error' as const, next_sync_at: null } : {}),
       updated_at: new Date(),
     })
     .where('team_id', '=', mailbox.team_id)

@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSender } from '../../../../test/automation-factories.js';
 import { createTestContext, type TestContext, type TestUser } from '../../../../test/harness.js';
 import { PENALTY_HOSTS } from '../../../../test/mail/dovecot.js';
-import { type MailSystem, mailServersAvailable, startMailSystem } from '../../../../test/mail/mail-system.js';
+import {
+  MAIL_TEST_ENV,
+  type MailSystem,
+  mailServersAvailable,
+  startMailSystem,
+} from '../../../../test/mail/mail-system.js';
 
 let ctx: TestContext;
 let mail: MailSystem;
@@ -22,7 +27,9 @@ describe.skipIf(!mailServersAvailable)('mailboxes (Dovecot and an SMTP server on
       imap: { host: PENALTY_HOSTS[1], port: mail.dovecot.imapPort, secure: false },
       smtp: { host: '127.0.0.1', port: mail.relay.port, secure: false },
     };
-    ctx = await createTestContext({ env: { LEADFLOW_PUBLIC_URL: 'http://leadflow.test:8080' } });
+    ctx = await createTestContext({
+      env: { ...MAIL_TEST_ENV, LEADFLOW_PUBLIC_URL: 'http://leadflow.test:8080' },
+    });
     // The providers' endpoints point at the stand-in (Gmail asks userinfo, Outlook reads the id_token).
     const email = ctx.config.email as { oauth: Record<string, unknown> };
     email.oauth = {

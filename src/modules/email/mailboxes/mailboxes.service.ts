@@ -110,6 +110,15 @@ export function createMailboxesService(deps: {
     return row;
   }
 
+  /** A server the outbound guard refuses is a 422 naming it, before anything connects or is stored. */
+  async function requireAllowedServers(settings: ConnectionSettings) {
+    const refusal = await mail.serverRefusal(settings);
+    if (refusal) {
+      const field = `connection_settings.${refusal.field}`;
+      throw invalidField(field, `${field}: ${refusal.message}`);
+    }
+  }
+
   async function requireSender(teamId: number, senderUuid: string) {
     if (!(await repo.senderExists(db, teamId, senderUuid))) {
       throw invalidField(
@@ -206,6 +215,7 @@ export function createMailboxesService(deps: {
           ),
         );
       }
+      await requireAllowedServers(settings);
       const email = input.email.trim().toLowerCase();
       const secrets: MailboxSecrets = {
         kind: 'password',
@@ -246,6 +256,7 @@ export function createMailboxesService(deps: {
         }
         const given = input.connection_settings;
         settings = publicSettings({ ...current.connection_settings, ...given }, current.email);
+        await requireAllowedServers(settings);
         const old = openSecrets(box, current.secrets);
         const stored =
           old?.kind === 'password'
@@ -292,7 +303,9 @@ export function createMailboxesService(deps: {
     },
 
     async activateMailbox(teamId: number, uuid: string) {
-      return mailboxOut(await verify(await requireMailbox(teamId, uuid), true));
+      const row = await requireMailbox(teamId, uuid);
+      if (row.provider === 'smtp') await requireAllowedServers(row.connection_settings);
+      return mailboxOut(await verify(row, true));
     },
 
     async deactivateMailbox(teamId: number, uuid: string) {

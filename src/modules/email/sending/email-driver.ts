@@ -211,6 +211,7 @@ export function createEmailDriver(deps: OutboundDeps): ChannelDriver {
             message: `the server refused the message: ${failure.message}`,
           };
         case 'auth':
+        case 'blocked':
           // The mailbox is now in error: the next turn uses another mailbox or parks the sender's e-mails.
           return { ok: false, reason: 'transient', message: failure.message, retryAfterMs: 1000 };
         default:

@@ -218,7 +218,15 @@ export async function sendEmail(deps: OutboundDeps, input: SendInput): Promise<S
       }
       if (failure.kind === 'auth')
         await recordMailboxError(trx, input.mailbox, 'auth', `SMTP: ${failure.message}`, 'send');
-      else await recordMailboxError(trx, input.mailbox, 'send', failure.message, 'send');
+      else
+        await recordMailboxError(
+          trx,
+          input.mailbox,
+          'send',
+          failure.kind === 'blocked' ? `SMTP: ${failure.message}` : failure.message,
+          'send',
+          failure.needsAttention,
+        );
       return trx
         .updateTable('emails')
         .set({ status: 'error', error: failure.message, updated_at: input.now })

@@ -6,7 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSender } from '../../../../test/automation-factories.js';
 import { makeLeads, makeList } from '../../../../test/factories.js';
 import { createTestContext, type TestContext, type TestUser, waitFor } from '../../../../test/harness.js';
-import { type MailSystem, mailServersAvailable, startMailSystem } from '../../../../test/mail/mail-system.js';
+import {
+  MAIL_TEST_ENV,
+  type MailSystem,
+  mailServersAvailable,
+  startMailSystem,
+} from '../../../../test/mail/mail-system.js';
 import { secretBoxOf } from '../../../deps.js';
 import { createMailAccess } from '../transport/mail-access.js';
 import { startMailboxSync } from './sync-loop.js';
@@ -18,7 +23,7 @@ let alice: TestUser;
 describe.skipIf(!mailServersAvailable)('mailbox sync with IMAP IDLE (Dovecot)', () => {
   beforeAll(async () => {
     mail = await startMailSystem();
-    ctx = await createTestContext({ env: { LEADFLOW_EMAIL_SYNC_POLL_SECONDS: '3600' } });
+    ctx = await createTestContext({ env: { ...MAIL_TEST_ENV, LEADFLOW_EMAIL_SYNC_POLL_SECONDS: '3600' } });
     alice = await ctx.createUser();
   });
   afterAll(async () => {

@@ -5,10 +5,11 @@
 // failures are recorded and retried at the next poll. Where the server offers IMAP IDLE (and
 // LEADFLOW_EMAIL_SYNC_IDLE is on), a mailbox this process synced is also watched: new mail is synced
 // at once instead of at the next poll (sync/idle-watch.ts); the poll stays as the safety net.
-import { sql } from 'kysely';
+import { type SqlBool, sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Config } from '../../../config.js';
 import type { Database } from '../../../db/database.js';
+import { claimAcrossTeams } from '../../../db/team-claims.js';
 import { recordMailboxError } from '../mailboxes/mailboxes.repository.js';
 import type { MailAccess, Mailbox } from '../transport/mail-access.js';
 import { classifyMailError } from '../transport/mail-errors.js';
@@ -19,18 +20,33 @@ const LEASE_MS = 10 * 60_000;
 const CONCURRENCY = 4;
 
 export async function claimDueMailboxes(db: Database, now: Date, limit: number, pollSeconds: number) {
-  const result = await sql<Mailbox>`
-    update mailboxes m set sync_leased_until = ${new Date(now.getTime() + LEASE_MS)},
-      next_sync_at = ${new Date(now.getTime() + pollSeconds * 1000)}
-    where (m.team_id, m.uuid) in (
-      select team_id, uuid from mailboxes
-      where status = 'active' and next_sync_at <= ${now} and (sync_leased_until is null or sync_leased_until <= ${now})
-      order by next_sync_at limit ${limit}
-      for update skip locked
-    )
-    returning m.*
-  `.execute(db);
-  return result.rows;
+  const due = (alias: 't' | 'd') => {
+    const c = (column: string) => sql.ref(`${alias}.${column}`);
+    return sql<SqlBool>`${c('status')} = 'active' and ${c('next_sync_at')} <= ${now}
+      and (${c('sync_leased_until')} is null or ${c('sync_leased_until')} <= ${now})`;
+  };
+  return claimAcrossTeams({
+    db,
+    mark: 'mailbox-sync-claim',
+    table: 'mailboxes',
+    due: due('t'),
+    order: sql`t.next_sync_at`,
+    limit,
+    async claim(teamId, teamLimit) {
+      const result = await sql<Mailbox>`
+        update mailboxes m set sync_leased_until = ${new Date(now.getTime() + LEASE_MS)},
+          next_sync_at = ${new Date(now.getTime() + pollSeconds * 1000)}
+        where m.team_id = ${teamId} and m.uuid in (
+          select d.uuid from mailboxes d
+          where d.team_id = ${teamId} and ${due('d')}
+          order by d.next_sync_at limit ${teamLimit}
+          for update skip locked
+        )
+        returning m.*
+      `.execute(db);
+      return result.rows;
+    },
+  });
 }
 
 export function startMailboxSync(deps: { db: Database; mail: MailAccess; config: Config; log: Logger }) {
@@ -57,6 +73,7 @@ export function startMailboxSync(deps: { db: Database; mail: MailAccess; config:
         failure.kind === 'auth' ? 'auth' : 'sync',
         `IMAP: ${failure.message}`,
         'sync',
+        failure.needsAttention,
       ).catch((e) => log.error({ err: e }, 'recording a mailbox error failed'));
       return false;
     }

@@ -13,7 +13,12 @@ import {
 } from '../../../../test/automation-factories.js';
 import { createEngineHarness, type EngineHarness } from '../../../../test/engine-harness.js';
 import { makeLeads, makeList } from '../../../../test/factories.js';
-import { type MailSystem, mailServersAvailable, startMailSystem } from '../../../../test/mail/mail-system.js';
+import {
+  MAIL_TEST_ENV,
+  type MailSystem,
+  mailServersAvailable,
+  startMailSystem,
+} from '../../../../test/mail/mail-system.js';
 import { newId } from '../../../lib/ids.js';
 
 let h: EngineHarness;
@@ -28,7 +33,9 @@ describe.skipIf(!mailServersAvailable)(
   () => {
     beforeAll(async () => {
       mail = await startMailSystem();
-      h = await createEngineHarness({ env: { LEADFLOW_PUBLIC_URL: 'https://track.leadflow.test' } });
+      h = await createEngineHarness({
+        env: { ...MAIL_TEST_ENV, LEADFLOW_PUBLIC_URL: 'https://track.leadflow.test' },
+      });
     });
     afterAll(async () => {
       await h?.close();

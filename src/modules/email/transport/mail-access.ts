@@ -1,7 +1,10 @@
 // How Leadflow reaches a mailbox's servers: SMTP through nodemailer (a pooled transport per mailbox and
-// process, rebuilt when its settings or token change), IMAP through imapflow (a fresh client per use:
-// an ImapFlow instance cannot reconnect). OAuth mailboxes log in with XOAUTH2 and a current access
-// token: refreshed shortly before it expires, or once when a server refuses it, and stored sealed.
+// process, rebuilt when its settings, token or checked address change), IMAP through imapflow (a fresh
+// client per use: an ImapFlow instance cannot reconnect). OAuth mailboxes log in with XOAUTH2 and a
+// current access token: refreshed shortly before it expires, or once when a server refuses it, and
+// stored sealed. The hosts of an SMTP/IMAP mailbox are the user's choice, so they go through the
+// outbound guard: resolved and checked, then connected to by the checked address (the name kept for
+// TLS), and a refused one is never connected to - its error says why, not whether a port is open.
 
 import { Readable } from 'node:stream';
 import { ImapFlow } from 'imapflow';
@@ -9,8 +12,15 @@ import type { Selectable } from 'kysely';
 import nodemailer from 'nodemailer';
 import type { Config } from '../../../config.js';
 import type { Executor } from '../../../db/database.js';
+import {
+  BlockedTargetError,
+  type CheckedTarget,
+  type OutboundGuard,
+  outboundGuard,
+  outboundPolicy,
+} from '../../../lib/net/outbound.js';
 import type { SecretBox } from '../../../lib/secrets.js';
-import type { MailboxesTable } from '../email.tables.js';
+import type { ConnectionSettings, MailboxesTable } from '../email.tables.js';
 import { refreshAccessToken } from '../oauth/oauth-client.js';
 import { type MailboxSecrets, openSecrets, sealSecrets } from './credentials.js';
 import { classifyMailError, classifySendError, MailFailure } from './mail-errors.js';
@@ -23,7 +33,16 @@ type Transporter = ReturnType<typeof nodemailer.createTransport>;
 export type SendEnvelope = { from: string; to: string[] };
 export type ConnectionCheck = { smtp: string | null; imap: string | null; auth: boolean };
 
-export type MailAccessDeps = { db: Executor; box: SecretBox; config: Config };
+export type MailAccessDeps = {
+  db: Executor;
+  box: SecretBox;
+  config: Config;
+  /** Checks the servers of SMTP/IMAP mailboxes; default: the configuration's policy for mail servers. */
+  guard?: OutboundGuard;
+};
+
+/** A server setting the outbound guard refuses: which field, and why. */
+export type ServerRefusal = { field: 'smtp_host' | 'imap_host'; message: string };
 
 export type MailAccess = ReturnType<typeof createMailAccess>;
 
@@ -32,6 +51,7 @@ const REFRESH_MARGIN_MS = 120_000;
 
 export function createMailAccess(deps: MailAccessDeps) {
   const { db, box, config } = deps;
+  const guard = deps.guard ?? outboundGuard(outboundPolicy(config, 'mail_server'));
   const transports = new Map<string, { key: string; transport: Transporter }>();
   const timeouts = {
     connectionTimeout: config.email.connectTimeoutMs,
@@ -86,14 +106,38 @@ export function createMailAccess(deps: MailAccessDeps) {
       : { type: 'OAuth2' as const, user: credentials.user, accessToken: credentials.accessToken };
   }
 
+  /**
+   * Where to connect for one side. An SMTP/IMAP mailbox's host is checked (a refusal is a 'blocked'
+   * MailFailure, before any connection); Gmail and Outlook hosts are the operator's configuration.
+   */
+  async function endpoint(mailbox: Mailbox, side: 'smtp' | 'imap'): Promise<CheckedTarget> {
+    const settings = mailbox.connection_settings;
+    const host = (side === 'smtp' ? settings.smtp_host : settings.imap_host) ?? '';
+    if (mailbox.provider !== 'smtp') return { host, address: host, servername: undefined };
+    try {
+      return await guard.resolve(host);
+    } catch (error) {
+      if (error instanceof BlockedTargetError) throw new MailFailure('blocked', error.message);
+      throw error;
+    }
+  }
+
+  /** Where to connect to, as nodemailer and imapflow take it: the checked address, the name for TLS. */
+  const connectTo = (target: CheckedTarget) => ({
+    host: target.address,
+    ...(target.servername ? { servername: target.servername } : {}),
+  });
+
   async function transportFor(mailbox: Mailbox, force = false): Promise<Transporter> {
     const credentials = await login(mailbox, 'smtp', force);
     const settings = mailbox.connection_settings;
-    // A changed setting, password or token builds a new pool; the old one is closed.
+    const target = await endpoint(mailbox, 'smtp');
+    // A changed setting, password, token or address builds a new pool; the old one is closed.
     const key = JSON.stringify([
       settings,
       mailbox.secrets,
       'accessToken' in credentials ? credentials.accessToken : '',
+      target.address,
     ]);
     const cached = transports.get(mailbox.uuid);
     if (cached?.key === key) return cached.transport;
@@ -102,7 +146,7 @@ export function createMailAccess(deps: MailAccessDeps) {
       pool: true,
       maxConnections: 3,
       maxMessages: 100,
-      host: settings.smtp_host,
+      ...connectTo(target),
       port: settings.smtp_port,
       secure: settings.smtp_secure ?? settings.smtp_port === 465,
       auth: smtpAuth(credentials),
@@ -132,8 +176,9 @@ export function createMailAccess(deps: MailAccessDeps) {
     return withOAuthRetry(mailbox, async (force) => {
       const credentials = await login(mailbox, 'imap', force);
       const settings = mailbox.connection_settings;
+      const target = await endpoint(mailbox, 'imap');
       const client = new ImapFlow({
-        host: settings.imap_host ?? '',
+        ...connectTo(target),
         port: settings.imap_port ?? 993,
         secure: settings.imap_secure ?? settings.imap_port === 993,
         auth: credentials,
@@ -153,6 +198,24 @@ export function createMailAccess(deps: MailAccessDeps) {
 
   return {
     imap,
+
+    /**
+     * The first server setting of an SMTP/IMAP mailbox the outbound guard refuses, checked without
+     * connecting (a name that does not resolve passes: every connection is checked again).
+     */
+    async serverRefusal(settings: Pick<ConnectionSettings, 'smtp_host' | 'imap_host'>) {
+      for (const field of ['smtp_host', 'imap_host'] as const) {
+        const host = settings[field];
+        if (!host) continue;
+        try {
+          await guard.check(host);
+        } catch (error) {
+          if (error instanceof BlockedTargetError) return { field, message: error.message } as ServerRefusal;
+          throw error;
+        }
+      }
+      return undefined;
+    },
 
     /**
      * Sends one raw RFC 5322 message; throws a MailFailure (`unconfirmed` when the connection failed
@@ -191,8 +254,9 @@ export function createMailAccess(deps: MailAccessDeps) {
         withOAuthRetry(mailbox, async (force) => {
           const credentials = await login(mailbox, 'smtp', force);
           const settings = mailbox.connection_settings;
+          const target = await endpoint(mailbox, 'smtp');
           const probe = nodemailer.createTransport({
-            host: settings.smtp_host,
+            ...connectTo(target),
             port: settings.smtp_port,
             secure: settings.smtp_secure ?? settings.smtp_port === 465,
             auth: smtpAuth(credentials),

@@ -8,6 +8,8 @@ export type MailFailureKind =
   | 'recipient'
   /** The message was refused permanently (5xx at DATA). */
   | 'rejected'
+  /** The server's address is refused by the outbound guard (nothing was connected): fix the settings. */
+  | 'blocked'
   /** Anything that may pass: connection, timeout, 4xx. */
   | 'transient'
   /**
@@ -24,6 +26,11 @@ export class MailFailure extends Error {
     readonly responseCode?: number,
   ) {
     super(message);
+  }
+
+  /** The mailbox cannot work until someone changes it (a refused login or a refused address). */
+  get needsAttention(): boolean {
+    return this.kind === 'auth' || this.kind === 'blocked';
   }
 }
 

@@ -5,10 +5,11 @@
 // Never twice: the intent (taken_to_execute_at) commits before the channel is called, the outcome
 // commits after. A crash in between leaves a taken task without outcome, which only the reconciler
 // touches, and it asks the channel what happened instead of acting again.
-import { sql } from 'kysely';
+import { type SqlBool, sql } from 'kysely';
 import { DateTime } from 'luxon';
 import type { Logger } from 'pino';
 import type { Database, Executor } from '../../../db/database.js';
+import { claimAcrossTeams } from '../../../db/team-claims.js';
 import { isOpenAt, nextOpenInstant, type Schedule } from '../../../lib/schedule.js';
 import {
   type ActionLead,
@@ -74,23 +75,37 @@ export async function claimSenders(
   limit: number,
   leaseMs: number,
 ): Promise<StateRow[]> {
-  const result = await sql<StateRow>`
-    with due as (
-      select team_id, sender_profile_uuid, channel from sender_channel_state
-      where next_dispatch_at is not null and next_dispatch_at <= ${now}
-        and (leased_until is null or leased_until <= ${now})
-      order by next_dispatch_at
-      limit ${limit}
-      for update skip locked
-    )
-    update sender_channel_state s set leased_until = ${new Date(now.getTime() + leaseMs)},
-      claim_token = s.claim_token + 1, pending_dispatch_at = null
-    from due
-    where s.team_id = due.team_id and s.sender_profile_uuid = due.sender_profile_uuid and s.channel = due.channel
-    returning s.team_id, s.sender_profile_uuid, s.channel, s.next_slot_at, s.paused_until, s.flow_turns,
-      s.actions_done, s.claim_token
-  `.execute(db);
-  return result.rows;
+  const due = (alias: 't' | 'd') => {
+    const c = (column: string) => sql.ref(`${alias}.${column}`);
+    return sql<SqlBool>`${c('next_dispatch_at')} is not null and ${c('next_dispatch_at')} <= ${now}
+      and (${c('leased_until')} is null or ${c('leased_until')} <= ${now})`;
+  };
+  return claimAcrossTeams({
+    db,
+    mark: 'engine-dispatch-claim',
+    table: 'sender_channel_state',
+    due: due('t'),
+    order: sql`t.next_dispatch_at`,
+    limit,
+    async claim(teamId, teamLimit) {
+      const result = await sql<StateRow>`
+        with due as (
+          select d.team_id, d.sender_profile_uuid, d.channel from sender_channel_state d
+          where d.team_id = ${teamId} and ${due('d')}
+          order by d.next_dispatch_at
+          limit ${teamLimit}
+          for update skip locked
+        )
+        update sender_channel_state s set leased_until = ${new Date(now.getTime() + leaseMs)},
+          claim_token = s.claim_token + 1, pending_dispatch_at = null
+        from due
+        where s.team_id = ${teamId} and s.sender_profile_uuid = due.sender_profile_uuid and s.channel = due.channel
+        returning s.team_id, s.sender_profile_uuid, s.channel, s.next_slot_at, s.paused_until, s.flow_turns,
+          s.actions_done, s.claim_token
+      `.execute(db);
+      return result.rows;
+    },
+  });
 }
 
 /**
@@ -182,7 +197,7 @@ async function candidates(
     from flows f
     cross join lateral (
       select * from tasks t
-      where t.team_id = f.team_id and t.sender_profile_uuid = ${state.sender_profile_uuid}
+      where t.team_id = ${state.team_id} and t.sender_profile_uuid = ${state.sender_profile_uuid}
         and t.flow_uuid = f.uuid and t.status = 'in_progress' and t.automation = 'auto'
         and t.taken_to_execute_at is null and (t.type like 'linkedin_%' or t.type = 'email_send_message')
         and ${channelFilter} and t.type <> all(${blocked}::text[]) and t.schedule_at <= ${now}

@@ -5,6 +5,7 @@
 // `too_many_attempts` once the attempts are used up); unknown -> failed with `unknown_outcome`. It never
 // acts again on a guess.
 import type { Logger } from 'pino';
+import { crossTeam } from '../../../db/citus.js';
 import type { Database } from '../../../db/database.js';
 import { channelOf, type DriverRegistry, isActionType, type OutcomeCheck } from '../drivers/driver.js';
 import { buildRequest } from './dispatch.js';
@@ -47,6 +48,7 @@ export async function reconcileUnconfirmed(deps: ReconcileDeps, now: Date, limit
   const stale = await db
     .selectFrom('tasks')
     .selectAll()
+    .modifyFront(crossTeam('engine-reconcile'))
     .where('status', '=', 'in_progress')
     .where('taken_to_execute_at', 'is not', null)
     .where('taken_to_execute_at', '<', new Date(now.getTime() - deps.reconcileAfterMs))

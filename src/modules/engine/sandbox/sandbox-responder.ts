@@ -2,8 +2,10 @@
 // come, written to the sandbox inbox and ingested like a seat's sync ingests its inbox (stored
 // messages, signals) - in the same transaction that marks them answered, so an answer is delivered
 // exactly once whatever crashes.
-import { sql } from 'kysely';
+import { type SqlBool, sql } from 'kysely';
+import { crossTeam } from '../../../db/citus.js';
 import type { Database } from '../../../db/database.js';
+import { claimAcrossTeams } from '../../../db/team-claims.js';
 import { ingestInbox } from '../../linkedin-messages/linkedin-ingest.js';
 import type { InboxItem, InboxMember } from '../drivers/inbox.js';
 import { uniformInt } from '../rng.js';
@@ -27,28 +29,40 @@ type Due = {
   respond_at: Date;
 };
 
-/** Delivers up to `limit` due answers; returns how many. */
+/** Delivers up to `limit` due answers, team by team (src/db/team-claims.ts); returns how many. */
 export async function deliverSandboxResponses(db: Database, now: Date, limit = 1000): Promise<number> {
+  const delivered = await claimAcrossTeams({
+    db,
+    mark: 'sandbox-responses',
+    table: 'sandbox_linkedin_actions',
+    due: sql<SqlBool>`t.responded_at is null and t.respond_at is not null and t.respond_at <= ${now}`,
+    order: sql`t.respond_at`,
+    limit,
+    claim: (teamId, teamLimit) => deliverTeamResponses(db, teamId, now, teamLimit),
+  });
+  return delivered.length;
+}
+
+async function deliverTeamResponses(db: Database, teamId: number, now: Date, limit: number): Promise<Due[]> {
   return db.transaction().execute(async (trx) => {
     const due = await sql<Due>`
       with due as (
         select team_id, id from sandbox_linkedin_actions
-        where responded_at is null and respond_at is not null and respond_at <= ${now}
+        where team_id = ${teamId} and responded_at is null and respond_at is not null and respond_at <= ${now}
         order by respond_at limit ${limit}
         for update skip locked
       )
       update sandbox_linkedin_actions s set responded_at = ${now}
-      from due where s.team_id = due.team_id and s.id = due.id
+      from due where s.team_id = ${teamId} and s.id = due.id
       returning s.team_id, s.id, s.sender_profile_uuid, s.lead_uuid, s.action, s.response, s.respond_at
     `.execute(trx);
-    if (due.rows.length === 0) return 0;
+    if (due.rows.length === 0) return [];
     // The answers land in the sandbox inbox, as a real member's would in the seat's inbox...
     const members = await sql<{ team_id: number; uuid: string; member: InboxMember }>`
       select l.team_id, l.uuid, jsonb_build_object('ln_member_id', l.ln_member_id, 'ln_id', l.ln_id,
         'sn_id', l.sn_id, 'linkedin', l.linkedin, 'full_name', l.name) as member
-      from leads l join (select distinct team_id, lead_uuid from jsonb_to_recordset(${JSON.stringify(
-        due.rows.map((r) => ({ team_id: r.team_id, lead_uuid: r.lead_uuid })),
-      )}::jsonb) as v(team_id bigint, lead_uuid uuid)) v on l.team_id = v.team_id and l.uuid = v.lead_uuid
+      from leads l
+      where l.team_id = ${teamId} and l.uuid = any(${[...new Set(due.rows.map((r) => r.lead_uuid))]}::uuid[])
     `.execute(trx);
     const memberOf = new Map(members.rows.map((m) => [`${m.team_id}:${m.uuid}`, m.member]));
     const rows: SandboxInboxRow[] = due.rows.map((row) => ({
@@ -84,14 +98,14 @@ export async function deliverSandboxResponses(db: Database, now: Date, limit = 1
     });
     for (const group of bySender.values())
       await ingestInbox(trx, group.teamId, group.sender, group.items, now);
-    return due.rows.length;
+    return due.rows;
   });
 }
 
 /** The earliest pending answer (the simulation jumps its clock there). */
 export async function nextSandboxResponseAt(db: Database): Promise<Date | null> {
   const row = await sql<{ at: Date | null }>`
-    select min(respond_at) as at from sandbox_linkedin_actions where responded_at is null and respond_at is not null
+    ${crossTeam('sandbox-next-response')} select min(respond_at) as at from sandbox_linkedin_actions where responded_at is null and respond_at is not null
   `.execute(db);
   return row.rows[0]?.at ?? null;
 }

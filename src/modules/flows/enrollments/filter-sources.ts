@@ -8,8 +8,10 @@
 // through enrolContacts; the unique key makes a repeated or concurrent step harmless. A job runs every
 // minute (and right away when a flow starts or gets a new version); with no such source there is no row
 // and the job reads an empty table.
+
 import { type SqlBool, sql } from 'kysely';
 import { Type } from 'typebox';
+import { crossTeam } from '../../../db/citus.js';
 import { flowLeadCountDeltas, sumDeltas } from '../../../db/count-deltas.js';
 import type { Database, Executor } from '../../../db/database.js';
 import { enqueueJob, handleJob, jobType } from '../../../jobs/queue.js';
@@ -204,6 +206,8 @@ export async function fillContactSources(
       join.onRef('f.team_id', '=', 's.team_id').onRef('f.uuid', '=', 's.flow_uuid'),
     )
     .select(['s.team_id', 's.flow_uuid', 's.contact_source_id'])
+    // Without a team scope this is the sweep over every team's sources.
+    .modifyFront(crossTeam('filter-sources-sweep'))
     .where('f.status', '=', 'on')
     .$if(scope.teamId !== undefined, (query) => query.where('s.team_id', '=', scope.teamId!))
     .$if(scope.flowUuid !== undefined, (query) => query.where('s.flow_uuid', '=', scope.flowUuid!))

@@ -1,10 +1,8 @@
-// Webhook targets are URLs chosen by users, so the server must not become their way into the private
-// network (SSRF): only public unicast addresses may be connected to, unless the operator opens private
-// networks (never link-local and cloud metadata, unless named one by one). The check runs on the addresses
-// a connection actually uses (in the connector's DNS lookup and on the connected socket), so a name
-// that resolves to a public address at create time and to 127.0.0.1 later (DNS rebinding) is refused.
-import dns, { type LookupAddress } from 'node:dns';
-import type { LookupFunction } from 'node:net';
+// Which addresses a connection a user can aim (webhooks, mail servers, proxies, HTTP nodes, LLMs) may
+// reach, so the server does not become the user's way into the private network (SSRF): only public
+// unicast addresses, unless the operator opens private networks (never link-local and cloud metadata,
+// unless named one by one). Callers check the addresses a connection actually uses (outbound.ts), so a
+// name that resolves to a public address at create time and to 127.0.0.1 later (DNS rebinding) is refused.
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 
@@ -39,11 +37,23 @@ export function blockedRange(address: string): string | undefined {
 
 /**
  * Which targets a process may call. Public unicast addresses always; with `allowPrivate`
- * (LEADFLOW_WEBHOOKS_ALLOW_PRIVATE) also loopback, private, CGNAT and unique-local ones - but never
- * link-local addresses or cloud metadata services, which only `allowlist` (LEADFLOW_WEBHOOKS_ALLOWLIST:
+ * (LEADFLOW_OUTBOUND_ALLOW_PRIVATE) also loopback, private, CGNAT and unique-local ones - but never
+ * link-local addresses or cloud metadata services, which only `allowlist` (LEADFLOW_OUTBOUND_ALLOWLIST:
  * CIDRs, addresses or host names) can open, one named entry at a time.
  */
-export type TargetPolicy = { allowPrivate: boolean; allowlist?: readonly string[] };
+export type TargetPolicy = {
+  allowPrivate: boolean;
+  allowlist?: readonly string[];
+  /** What is refused, for messages ("webhooks", "mail servers"); default "outbound connections". */
+  subject?: string;
+  /** The settings that open targets for this subject, named in messages. */
+  switches?: { allowPrivate: readonly string[]; allowlist: readonly string[] };
+};
+
+const OUTBOUND_SWITCHES = {
+  allowPrivate: ['LEADFLOW_OUTBOUND_ALLOW_PRIVATE'],
+  allowlist: ['LEADFLOW_OUTBOUND_ALLOWLIST'],
+};
 
 /** Cloud metadata services outside the link-local range (AWS over IPv6, Alibaba Cloud). */
 const METADATA_ADDRESSES = ['fd00:ec2::254', '100.100.100.200'].map((address) =>
@@ -108,21 +118,27 @@ function inRanges(address: string, ranges: Matcher['ranges']): boolean {
 const LINK_LOCAL = RANGE_NAMES.linkLocal!;
 const METADATA = 'cloud metadata';
 
+/** A connection was refused before it was made; the message says why and which setting opens it. */
 export class BlockedTargetError extends Error {
-  readonly code = 'ERR_WEBHOOK_TARGET_BLOCKED';
+  readonly code = 'ERR_OUTBOUND_TARGET_BLOCKED';
   constructor(host: string, address: string, range: string, policy: TargetPolicy) {
     const what =
       range === METADATA && !net.isIP(host)
         ? `${host} is a cloud metadata host`
         : `${host === address ? address : `${host} resolves to ${address}, which`} is a ${range} address`;
     const closed = range === LINK_LOCAL || range === METADATA;
+    const switches = policy.switches ?? OUTBOUND_SWITCHES;
+    const allowlists = switches.allowlist.join(' or ');
+    const openPrivate = switches.allowPrivate.map((name) => `${name}=true`).join(' or ');
+    const onlyPublic = `${policy.subject ?? 'outbound connections'} may only reach public addresses`;
+    const stayClosed = `link-local and cloud metadata targets stay blocked unless ${allowlists} names them`;
     const hint = policy.allowPrivate
       ? closed
-        ? 'link-local and cloud metadata targets stay blocked unless LEADFLOW_WEBHOOKS_ALLOWLIST names them'
-        : 'LEADFLOW_WEBHOOKS_ALLOWLIST can name it'
+        ? stayClosed
+        : `${allowlists} can name it`
       : closed
-        ? 'webhooks may only call public addresses (link-local and cloud metadata targets stay blocked unless LEADFLOW_WEBHOOKS_ALLOWLIST names them)'
-        : 'webhooks may only call public addresses (LEADFLOW_WEBHOOKS_ALLOW_PRIVATE=true lifts this)';
+        ? `${onlyPublic} (${stayClosed})`
+        : `${onlyPublic} (${openPrivate} lifts this)`;
     super(`${what}; ${hint}.`);
     this.name = 'BlockedTargetError';
   }
@@ -167,53 +183,3 @@ export function targetGuard(policy: TargetPolicy) {
 }
 
 export type TargetGuard = ReturnType<typeof targetGuard>;
-
-/** The host of a URL without IPv6 brackets. */
-export function bareHost(hostname: string): string {
-  return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
-}
-
-/**
- * A DNS lookup for net.connect that refuses names resolving to any address the guard refuses (a name
- * mixing allowed and refused answers is refused too: a connection could pick either).
- */
-export function guardedLookup(
-  guard: TargetGuard,
-  base: LookupFunction = dns.lookup as LookupFunction,
-): LookupFunction {
-  return (hostname, options, callback) => {
-    base(hostname, { ...options, all: true }, (error, result) => {
-      if (error) return callback(error, '', 0);
-      const addresses = (
-        Array.isArray(result) ? result : [{ address: result, family: 4 }]
-      ) as LookupAddress[];
-      try {
-        guard.assertAllowed(
-          hostname,
-          addresses.map((entry) => entry.address),
-        );
-      } catch (blocked) {
-        return callback(blocked as NodeJS.ErrnoException, '', 0);
-      }
-      if (options.all) return callback(null, addresses);
-      const first = addresses[0];
-      if (!first)
-        return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);
-      callback(null, first.address, first.family);
-    });
-  };
-}
-
-/** Resolves `host` (an IP literal resolves to itself) with `lookup` and returns every address. */
-export function resolveHost(
-  host: string,
-  lookup: LookupFunction = dns.lookup as LookupFunction,
-): Promise<string[]> {
-  if (net.isIP(host)) return Promise.resolve([host]);
-  return new Promise((resolve, reject) => {
-    lookup(host, { all: true }, (error, result) => {
-      if (error) return reject(error);
-      resolve(Array.isArray(result) ? result.map((entry) => entry.address) : [result]);
-    });
-  });
-}

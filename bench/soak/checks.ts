@@ -1,0 +1,99 @@
+// What the soak proves once the load stops and the system has settled: nothing accepted was lost,
+// nothing was sent twice (counted on the sandbox network's and the SMTP server's side), every webhook
+// event arrived signed, no enrollment is stuck, and the counters equal a recount.
+import { sql } from 'kysely';
+import { Webhook } from 'standardwebhooks';
+import type { Database } from '../../src/db/database.js';
+import type { ReceivedRequest } from '../../src/modules/webhooks/receiver.test-support.js';
+import type { LoadState } from './load.js';
+
+export type Check = { name: string; ok: boolean; detail: string };
+
+export async function checkInvariants(options: {
+  db: Database;
+  teamId: number;
+  state: LoadState;
+  hooks: ReceivedRequest[];
+  webhookSecret: string;
+}): Promise<Check[]> {
+  const { db, teamId, state } = options;
+  const checks: Check[] = [];
+  const accepted = [...state.accepted.keys()];
+
+  const { rows: stored } = await sql<{ n: number }>`
+    select count(*)::int as n from leads where team_id = ${teamId} and uuid = any(${accepted}::uuid[])
+  `.execute(db);
+  checks.push({
+    name: 'no lost write',
+    ok: stored[0]!.n === accepted.length,
+    detail: `${stored[0]!.n} of ${accepted.length} accepted contacts stored`,
+  });
+
+  const { rows: twice } = await sql<{ n: number; sent: number }>`
+    select count(*) filter (where c > 1)::int as n, coalesce(sum(c), 0)::int as sent from (
+      select count(*) as c from sandbox_linkedin_actions where team_id = ${teamId} group by lead_uuid, action
+    ) a
+  `.execute(db);
+  checks.push({
+    name: 'no action sent twice (sandbox network)',
+    ok: twice[0]!.n === 0,
+    detail: `${twice[0]!.sent} invitations received by the network, ${twice[0]!.n} contacts got one twice`,
+  });
+
+  const { rows: enrolled } = await sql<{ status: string; reason: string | null; n: number }>`
+    select status, reason, count(*)::int as n from flow_leads where team_id = ${teamId} group by status, reason
+  `.execute(db);
+  const live = enrolled.filter((r) => r.status === 'in_progress' || r.status === 'paused');
+  const stuck = live.filter((r) => r.status === 'in_progress' || r.reason === null);
+  checks.push({
+    name: 'no enrollment stuck without a reason',
+    ok: stuck.length === 0,
+    detail: enrolled.map((r) => `${r.status}${r.reason ? `/${r.reason}` : ''}: ${r.n}`).join(', ') || 'none',
+  });
+
+  const webhook = new Webhook(options.webhookSecret);
+  let unsigned = 0;
+  const delivered = new Set<string>();
+  for (const request of options.hooks) {
+    try {
+      const payload = webhook.verify(request.body, request.headers) as { contact?: { uuid?: string } };
+      if (payload.contact?.uuid) delivered.add(payload.contact.uuid);
+    } catch {
+      unsigned += 1;
+    }
+  }
+  const { rows: sent } = await sql<{ lead_uuid: string }>`
+    select distinct lead_uuid from sandbox_linkedin_actions
+    where team_id = ${teamId} and action = 'linkedin_send_connection_request'
+  `.execute(db);
+  const missing = sent.filter((r) => !delivered.has(r.lead_uuid));
+  checks.push({
+    name: 'every webhook event delivered at least once, signed',
+    ok: missing.length === 0 && unsigned === 0,
+    detail: `${delivered.size} of ${sent.length} invitation events delivered (${options.hooks.length} requests, ${unsigned} badly signed)`,
+  });
+
+  const { rows: counts } = await sql<{
+    leads: number;
+    lead_deltas: number;
+    fl: number;
+    fl_deltas: number;
+    tasks: number;
+    task_deltas: number;
+  }>`
+    select
+      (select count(*)::int from leads where team_id = ${teamId}) as leads,
+      (select coalesce(sum(delta), 0)::int from lead_count_deltas where team_id = ${teamId}) as lead_deltas,
+      (select count(*)::int from flow_leads where team_id = ${teamId}) as fl,
+      (select coalesce(sum(delta), 0)::int from flow_lead_count_deltas where team_id = ${teamId}) as fl_deltas,
+      (select count(*)::int from tasks where team_id = ${teamId}) as tasks,
+      (select coalesce(sum(delta), 0)::int from task_count_deltas where team_id = ${teamId}) as task_deltas
+  `.execute(db);
+  const c = counts[0]!;
+  checks.push({
+    name: 'counters equal recounts',
+    ok: c.leads === c.lead_deltas && c.fl === c.fl_deltas && c.tasks === c.task_deltas,
+    detail: `contacts ${c.lead_deltas}/${c.leads}, enrollments ${c.fl_deltas}/${c.fl}, tasks ${c.task_deltas}/${c.tasks} (counter/recount)`,
+  });
+  return checks;
+}
