@@ -47,7 +47,6 @@ export function aliasRoutes(route: RouteOptions, aliases: readonly PathAlias[]):
         schema: {
           ...schema,
           ...(schema.operationId ? { operationId: `${schema.operationId}${alias.operationSuffix}` } : {}),
-          ...(schema.summary ? { summary: `${schema.summary} (alias of ${of})` } : {}),
           description:
             `Alias of ${of}, the path the hosted service also answers: the same operation. ` +
             (schema.description ?? ''),
