@@ -255,7 +255,7 @@ export function createServices(deps: ServiceDeps) {
   });
   const llm = llmClientOf(deps.config);
   const aiTemplates = createAiTemplatesService({ db: deps.db, llm });
-  const tasks = createTasksService({ db: deps.db, config: deps.config });
+  const tasks = createTasksService({ db: deps.db, config: deps.config, clock: deps.clock });
   const browsers = createBrowsersService({
     db: deps.db,
     clock: deps.clock,

@@ -47,7 +47,7 @@ describe('OpenAPI document', () => {
         Record<string, { responses: Record<string, unknown>; security?: unknown; operationId?: string }>
       >,
     )
-      .filter(([path]) => /^\/[a-z-]+\/api\//.test(path))
+      .filter(([path]) => /^\/[a-z-]+\/(c1\/)?api\//.test(path))
       .flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
     expect(operations.length).toBeGreaterThan(5);
     for (const { path, method, op } of operations) {

@@ -34,7 +34,7 @@ beforeAll(async () => {
     >;
   };
   operations = Object.entries(document.paths)
-    .filter(([path]) => /^\/[a-z-]+\/api\//.test(path))
+    .filter(([path]) => /^\/[a-z-]+\/(c1\/)?api\//.test(path))
     .flatMap(([path, methods]) =>
       Object.entries(methods).map(([method, op]) => ({
         method: method.toUpperCase(),

@@ -13,6 +13,7 @@ import {
 import { ApiError } from './api';
 import { AppLayout } from './layout/AppLayout';
 import { flowRoutes } from './pages/flows/routes';
+import { taskRoutes } from './pages/tasks/routes';
 import { sessionQuery } from './session';
 
 export const queryClient = new QueryClient({
@@ -110,6 +111,7 @@ const routeTree = rootRoute.addChildren([
       settingsPage('/webhooks', () => import('./pages/settings/WebhooksPage'), 'WebhooksPage'),
     ]),
     ...flowRoutes(appRoute),
+    taskRoutes(appRoute),
   ]),
 ]);
 
