@@ -27,9 +27,12 @@ const listTasks = (filter: Record<string, unknown>, limit: number) =>
 
 async function senderDay(sender: Sender) {
   const date = todayIn(sender.schedule.timezone);
-  const day = await call(
+  const answer = await call(
     api.GET('/flows/api/tasks/schedule', { params: { query: { sender_profile_uuid: sender.uuid, date } } }),
   );
+  // Asked with a sender, the schedule answers that sender's day (the {data} form is the team-wide one).
+  if ('data' in answer) throw new Error('GET /flows/api/tasks/schedule answered the team-wide form');
+  const day = answer;
   const planned = day.tasks.filter((t) => t.automation === 'manual' && t.state === 'planned');
   const [overdue, details] = await Promise.all([
     listTasks(
