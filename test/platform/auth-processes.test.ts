@@ -1,14 +1,12 @@
 // Auth changes across real processes: two `leadflow api` processes on one database, and `leadflow
 // admin` commands run as a third process. Each API process caches keys for a minute here
 // (LEADFLOW_AUTH_CACHE_TTL_MS=60000), so only the change notifications can make a change visible.
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import net from 'node:net';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../harness.js';
+import { ROOT, spawnLeadflow, stopChild } from '../processes.js';
 
-const root = path.resolve(import.meta.dirname, '../..');
-const tsx = path.join(root, 'node_modules/.bin/tsx');
 let database: { url: string; drop(): Promise<void> };
 
 function env(port = 0): NodeJS.ProcessEnv {
@@ -38,7 +36,7 @@ type Api = { child: ChildProcess; base: string; output: () => string };
 
 async function startApi(): Promise<Api> {
   const port = await freePort();
-  const child = spawn(tsx, ['src/cli.ts', 'api'], { cwd: root, env: env(port) });
+  const child = spawnLeadflow(['api'], { env: env(port) });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
@@ -56,8 +54,12 @@ async function startApi(): Promise<Api> {
 
 function admin(args: string[]): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    execFile(tsx, ['src/cli.ts', 'admin', ...args], { cwd: root, env: env() }, (error, stdout, stderr) =>
-      error ? reject(new Error(`admin ${args.join(' ')} failed: ${stderr}`)) : resolve(JSON.parse(stdout)),
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli.ts', 'admin', ...args],
+      { cwd: ROOT, env: env() },
+      (error, stdout, stderr) =>
+        error ? reject(new Error(`admin ${args.join(' ')} failed: ${stderr}`)) : resolve(JSON.parse(stdout)),
     );
   });
 }
@@ -86,16 +88,7 @@ beforeAll(async () => {
   apis = await Promise.all([startApi(), startApi()]);
 }, 120_000);
 afterAll(async () => {
-  await Promise.all(
-    apis.map(
-      (api) =>
-        new Promise<void>((resolve) => {
-          if (api.child.exitCode !== null) return resolve();
-          api.child.on('exit', () => resolve());
-          api.child.kill('SIGTERM');
-        }),
-    ),
-  );
+  await Promise.all(apis.map((api) => stopChild(api.child)));
   await database.drop();
 });
 
