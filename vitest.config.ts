@@ -4,8 +4,12 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
-    // npm run test:citus: tag each statement with its source line for the router-query check.
-    setupFiles: process.env.LEADFLOW_TEST_CITUS ? ['test/citus/tag-queries.ts'] : [],
+    // Every file: its temp dirs removed at its end. npm run test:citus: each statement tagged with its
+    // source line for the router-query check.
+    setupFiles: [
+      'test/file-setup.ts',
+      ...(process.env.LEADFLOW_TEST_CITUS ? ['test/citus/tag-queries.ts'] : []),
+    ],
     // Each test file gets its own database cloned from a migrated template, so files run in parallel.
     pool: 'forks',
     maxWorkers: 3,

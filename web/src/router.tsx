@@ -13,6 +13,7 @@ import {
 import { ApiError } from './api';
 import { AppLayout } from './layout/AppLayout';
 import { flowRoutes } from './pages/flows/routes';
+import { inboxRoutes } from './pages/inbox/routes';
 import { taskRoutes } from './pages/tasks/routes';
 import { sessionQuery } from './session';
 
@@ -112,6 +113,7 @@ const routeTree = rootRoute.addChildren([
     ]),
     ...flowRoutes(appRoute),
     taskRoutes(appRoute),
+    inboxRoutes(appRoute),
   ]),
 ]);
 
