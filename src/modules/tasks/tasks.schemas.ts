@@ -121,7 +121,8 @@ export const CreateTaskBody = Type.Object(
   },
   {
     additionalProperties: false,
-    ...atLeastOne([['lead_uuid'], ['filter']]),
+    ...atLeastOne([['lead_uuid'], ['filter']], 'lead_uuid (or a filter selecting contacts)'),
+    'x-fields': ['lead_uuid'],
     examples: [
       {
         lead_uuid: '0190f1c2-7a3b-7c00-8a00-00000000a001',
