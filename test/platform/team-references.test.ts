@@ -1,6 +1,7 @@
 // Reference fields name the caller's own records: a data source on companies and import records, the
 // attachments of an AI template and a webhook's filters.list_uuid refuse another team's uuid and one that
 // names nothing with a 422 naming the field, like every other reference field.
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import {
@@ -48,7 +49,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-function expectRefused(res: { statusCode: number; body: string; json(): any }, field: string, what: string) {
+function expectRefused(res: LightMyRequestResponse, field: string, what: string) {
   expect(res.statusCode, res.body).toBe(422);
   expect(res.json().error.data, res.body).toHaveProperty([field]);
   expect(res.json().message).toContain(what);
