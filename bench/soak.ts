@@ -5,7 +5,9 @@
 // it again, and once restarts the database. Then it checks the invariants (checks.ts), prints them
 // with latency per request kind in calm and in chaos and the client error rate, and exits 1 when one
 // does not hold.
+
 import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
 import { createDatabase } from '../src/db/database.js';
 import { migrateDatabase } from '../src/db/migrate.js';
 import { type Receiver, startReceiver } from '../src/modules/webhooks/receiver.test-support.js';
@@ -134,18 +136,26 @@ async function soak(): Promise<SoakReport> {
 
     // Settle: let the engine finish the enrollments and the webhooks arrive (bounded).
     log('  load done; letting the engine and the webhooks settle');
+    // Settled: nothing due (sender limits hold the rest back on purpose: the checks accept an enrollment
+    // waiting on a named reason) and no new action or webhook for five seconds; bounded.
     const settleUntil = Date.now() + (short ? 60_000 : 120_000);
+    let last = '';
+    let stableSince = Date.now();
     for (;;) {
-      const live = await handle.db
-        .selectFrom('flow_leads')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('team_id', '=', teamId)
-        .where('status', 'in', ['in_progress'])
-        .executeTakeFirstOrThrow();
-      if (Number(live.n) === 0 || Date.now() > settleUntil) break;
+      const { rows } = await sql<{ due: number; actions: number }>`
+        select
+          (select count(*)::int from flow_leads where team_id = ${teamId} and status = 'in_progress'
+             and next_run_at <= now()) as due,
+          (select count(*)::int from sandbox_linkedin_actions where team_id = ${teamId}) as actions
+      `.execute(handle.db);
+      const now = `${rows[0]!.actions}/${receiver.requests.length}`;
+      if (now !== last) {
+        last = now;
+        stableSince = Date.now();
+      }
+      if ((rows[0]!.due === 0 && Date.now() - stableSince >= 5_000) || Date.now() > settleUntil) break;
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
-    await new Promise((resolve) => setTimeout(resolve, 5_000));
     const checks = await checkInvariants({
       db: handle.db,
       teamId,

@@ -61,6 +61,7 @@ import { endEnrollmentsOfDeletedLeads } from './modules/flows/enrollments/enroll
 import { createFlowsModule } from './modules/flows/flows.module.js';
 import { createAuthCache } from './modules/identity/auth-cache.js';
 import { createIdentityService } from './modules/identity/identity.service.js';
+import { createInboxService } from './modules/inbox/inbox.service.js';
 import { purgeDeletedLeadsHandler } from './modules/leads/lead-deletion.js';
 import { leadMassActionRunner } from './modules/leads/leads.mass-actions.js';
 import { createLeadsService } from './modules/leads/leads.service.js';
@@ -243,6 +244,7 @@ export function createServices(deps: ServiceDeps) {
   const customFields = createCustomFieldsService({ db: deps.db });
   const notes = createNotesService({ db: deps.db });
   const activities = createActivitiesService({ db: deps.db });
+  const inbox = createInboxService({ db: deps.db });
   const blacklists = createBlacklistsService({ db: deps.db });
   const leads = createLeadsService({ db: deps.db, config: deps.config });
   const bulkOperations = createBulkOperationsService({ db: deps.db });
@@ -260,7 +262,7 @@ export function createServices(deps: ServiceDeps) {
     },
   });
   const aiTemplates = createAiTemplatesService({ db: deps.db, llm });
-  const tasks = createTasksService({ db: deps.db, config: deps.config });
+  const tasks = createTasksService({ db: deps.db, config: deps.config, clock: deps.clock });
   const browsers = createBrowsersService({
     db: deps.db,
     clock: deps.clock,
@@ -295,6 +297,7 @@ export function createServices(deps: ServiceDeps) {
     customFields,
     notes,
     activities,
+    inbox,
     blacklists,
     leads,
     bulkOperations,

@@ -40,15 +40,31 @@ export async function checkInvariants(options: {
     detail: `${twice[0]!.sent} invitations received by the network, ${twice[0]!.n} contacts got one twice`,
   });
 
-  const { rows: enrolled } = await sql<{ status: string; reason: string | null; n: number }>`
-    select status, reason, count(*)::int as n from flow_leads where team_id = ${teamId} group by status, reason
+  // A running enrollment waits for something it names: a time (next_run_at, not long overdue), or a
+  // channel action with its task still open for the dispatcher (sender limits and schedules hold those
+  // back on purpose). Stuck is anything else: nothing to wait for, a time long past, an action without
+  // its task.
+  const { rows: enrolled } = await sql<{ status: string; reason: string | null; n: number; stuck: number }>`
+    select fl.status, fl.reason, count(*)::int as n,
+      count(*) filter (where fl.status = 'in_progress' and (
+        (fl.next_run_at is null and fl.wait is null)
+        or fl.next_run_at < now() - interval '2 minutes'
+        or (fl.next_run_at is null and fl.wait->>'kind' = 'action' and not exists (
+          select 1 from tasks t
+          where t.team_id = fl.team_id and t.flow_lead_uuid = fl.uuid and t.status = 'in_progress'))
+      ))::int as stuck
+    from flow_leads fl where fl.team_id = ${teamId} group by fl.status, fl.reason
   `.execute(db);
-  const live = enrolled.filter((r) => r.status === 'in_progress' || r.status === 'paused');
-  const stuck = live.filter((r) => r.status === 'in_progress' || r.reason === null);
+  const stuck = enrolled.reduce(
+    (sum, r) => sum + r.stuck + (r.status === 'paused' && r.reason === null ? r.n : 0),
+    0,
+  );
   checks.push({
     name: 'no enrollment stuck without a reason',
-    ok: stuck.length === 0,
-    detail: enrolled.map((r) => `${r.status}${r.reason ? `/${r.reason}` : ''}: ${r.n}`).join(', ') || 'none',
+    ok: stuck === 0,
+    detail: `${stuck} stuck; ${
+      enrolled.map((r) => `${r.status}${r.reason ? `/${r.reason}` : ''}: ${r.n}`).join(', ') || 'none'
+    }`,
   });
 
   const webhook = new Webhook(options.webhookSecret);

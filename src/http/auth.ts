@@ -54,7 +54,8 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
-export const API_PATH = /^\/[a-z0-9-]+\/api(\/|$)/;
+/** API paths: `/<area>/api/...`, and `/<area>/c1/api/...` (the hosted service's internal aliases). */
+export const API_PATH = /^\/[a-z0-9-]+(\/c1)?\/api(\/|$)/;
 
 type AuthOptions = {
   /** The identity of a key hash (cached by the caller). */

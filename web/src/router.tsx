@@ -13,6 +13,8 @@ import {
 import { ApiError } from './api';
 import { AppLayout } from './layout/AppLayout';
 import { flowRoutes } from './pages/flows/routes';
+import { inboxRoutes } from './pages/inbox/routes';
+import { taskRoutes } from './pages/tasks/routes';
 import { sessionQuery } from './session';
 
 export const queryClient = new QueryClient({
@@ -110,6 +112,8 @@ const routeTree = rootRoute.addChildren([
       settingsPage('/webhooks', () => import('./pages/settings/WebhooksPage'), 'WebhooksPage'),
     ]),
     ...flowRoutes(appRoute),
+    taskRoutes(appRoute),
+    inboxRoutes(appRoute),
   ]),
 ]);
 

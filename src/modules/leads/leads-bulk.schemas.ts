@@ -59,8 +59,12 @@ const GROUP_BY = [
 
 export const LeadMetricsBody = Type.Object(
   {
-    period_from: DateOrDateTime('Start of the period (ISO 8601 date or date-time)'),
-    period_to: DateOrDateTime('End of the period (a bare date includes the whole day)'),
+    period_from: Type.Optional(
+      DateOrDateTime('Start of the period (ISO 8601 date or date-time); left out: no start (all time)'),
+    ),
+    period_to: Type.Optional(
+      DateOrDateTime('End of the period (a bare date includes the whole day); left out: no end'),
+    ),
     metrics: Type.Array(Type.Union(METRICS.map((metric) => Type.Literal(metric))), {
       minItems: 1,
       description:

@@ -318,6 +318,21 @@ describe('POST /leads/api/leads/metrics', () => {
     expect(bobs.json().total.leads_count).toBe(1);
   });
 
+  it('takes a missing period as all time, and one bound alone as open on the other side', async () => {
+    const all = await metrics(alice, { metrics: ['leads_count', 'new_leads_count'] });
+    expect(all.statusCode, all.body).toBe(200);
+    expect(all.json()).toEqual({ total: { leads_count: 5, new_leads_count: 5 } });
+    const until = await metrics(alice, { period_to: '2024-01-31', metrics: ['new_leads_count'] });
+    const since = await metrics(alice, { period_from: '2024-02-01', metrics: ['new_leads_count'] });
+    const january = await metrics(alice, {
+      period_from: '2024-01-01',
+      period_to: '2024-01-31',
+      metrics: ['new_leads_count'],
+    });
+    expect(until.json().total.new_leads_count + since.json().total.new_leads_count).toBe(5);
+    expect(until.json().total.new_leads_count).toBeGreaterThanOrEqual(january.json().total.new_leads_count);
+  });
+
   it('validates metrics, period and filter', async () => {
     const missing = await metrics(alice, { period_from: '2024-01-01', period_to: '2024-02-01' });
     expect(missing.statusCode).toBe(422);

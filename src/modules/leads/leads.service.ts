@@ -5,6 +5,7 @@ import { invalidField, notFound } from '../../lib/errors.js';
 import { parseLinkedInPerson } from '../../lib/linkedin.js';
 import { normalizeEmail } from '../../lib/normalize.js';
 import { envelope, type PageParams, resolvePage } from '../../lib/pagination.js';
+import { periodBounds } from '../../lib/period.js';
 import { selectLeadMarkers } from '../activities/markers.repository.js';
 import { queueBulkOperation } from '../bulk-operations/bulk-operations.jobs.js';
 import { selectCustomFieldDefinitions } from '../custom-fields/custom-fields.repository.js';
@@ -38,21 +39,14 @@ export type LookupInput = {
 export type CountInput = { all?: boolean; ids?: string[]; filter?: Record<string, unknown> | null };
 
 export type MetricsInput = {
-  period_from: string;
-  period_to: string;
+  period_from?: string;
+  period_to?: string;
   metrics: string[];
   filter?: Record<string, unknown> | null;
 };
 
 /** Metrics of activities (messages, e-mails) that this release does not record yet: always 0. */
 const CONTACT_METRICS = ['leads_count', 'new_leads_count'];
-
-function parsePeriod(value: string, field: string): string {
-  if (Number.isNaN(Date.parse(value))) {
-    throw invalidField(field, `${field} must be an ISO 8601 date or date-time (got "${value}").`);
-  }
-  return /^\d{4}-\d{2}-\d{2}$/.test(value) && field === 'period_to' ? `${value}T23:59:59.999Z` : value;
-}
 
 /** Filter keys served by GIN indexes: counting their matches reads the rows anyway. */
 const GIN_FILTER_KEYS = ['tags', 'tags_all', 'custom_fields', 'q'];
@@ -203,11 +197,8 @@ export function createLeadsService(deps: { db: Database; config: Config }) {
     },
 
     async metrics(teamId: number, input: MetricsInput) {
-      const from = parsePeriod(input.period_from, 'period_from');
-      const to = parsePeriod(input.period_to, 'period_to');
-      if (Date.parse(from) > Date.parse(to)) {
-        throw invalidField('period_to', 'period_to must not be before period_from.');
-      }
+      // Clients that leave the period out mean all time (a documented leniency).
+      const { from, to } = periodBounds(input);
       const spec = leadFilterSpec(await definitionsOf(teamId));
       const where = compileSelection(spec, input.filter, 'filter', { emptyMeansAll: true });
       const wantsContacts = input.metrics.some((metric) => CONTACT_METRICS.includes(metric));

@@ -2,8 +2,16 @@
 // count deltas (alias `d`, src/db/count-deltas.ts). A filter that names only columns the deltas keep
 // (flow, node, sender, type, automation, status) is counted from the deltas - an exact total without
 // reading tasks; any other key (contact, dates...) is counted on tasks through its index.
-import type { RawBuilder, SqlBool } from 'kysely';
-import { compileFilter, type FilterField, type FilterSpec, filterError } from '../../lib/filter.js';
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import {
+  compileFilter,
+  compileValue,
+  type FilterContext,
+  type FilterField,
+  type FilterSpec,
+  filterError,
+} from '../../lib/filter.js';
+import { isUuid } from '../../lib/ids.js';
 import type { SortSpec } from '../../lib/pagination.js';
 
 export const TASK_STATUSES = ['in_progress', 'closed', 'canceled', 'failed', 'skipped'] as const;
@@ -19,7 +27,37 @@ export const MANUAL_TASK_TYPES = [
 ] as const;
 
 /** Keys that are columns of task_count_deltas too. */
-const DELTA_KEYS = ['flow_uuid', 'flow_node_id', 'sender_profile_uuid', 'type', 'automation', 'status'];
+const DELTA_KEYS = [
+  'flow_uuid',
+  'flow_node_id',
+  'sender_profile_uuid',
+  'type',
+  'automation',
+  'status',
+  'automation_error_code',
+];
+
+const scheduleAt: FilterField = { type: 'datetime', column: 't.schedule_at' };
+
+/** schedule_at_before / _after (the keys the hosted MCP server sends): one bound on schedule_at. */
+const scheduleBound = (op: '<' | '>', description: string): FilterField => ({
+  type: 'datetime',
+  description,
+  compile: (value, { path }) => compileValue(scheduleAt, sql.ref('t.schedule_at'), { [op]: value }, path),
+});
+
+/** assignee_uuid: the team member (users.uuid) a to-do is assigned to; a list means any of them. */
+function assigneeCondition(value: unknown, { path }: FilterContext): RawBuilder<SqlBool> {
+  if (value === null || value === 'is_null') return sql<SqlBool>`t.assigned_to is null`;
+  if (value === 'is_not_null') return sql<SqlBool>`t.assigned_to is not null`;
+  const list = Array.isArray(value) ? value : [value];
+  const bad = list.findIndex((item) => typeof item !== 'string' || !isUuid(item));
+  if (bad >= 0) {
+    throw filterError(path, `${path} must be a user UUID or a list of them (users.uuid of team members)`);
+  }
+  const uuids = (list as string[]).map((item) => item.toLowerCase());
+  return sql<SqlBool>`t.assigned_to = any(array(select u.id from users u where u.uuid = any(${uuids}::uuid[])))`;
+}
 
 function fields(alias: 't' | 'd'): FilterSpec['fields'] {
   const column = (name: string) => `${alias}.${name}`;
@@ -50,6 +88,18 @@ function fields(alias: 't' | 'd'): FilterSpec['fields'] {
     executed_at: { type: 'datetime', column: column('executed_at'), description: 'When it was done' },
     schedule_at: { type: 'datetime', column: column('schedule_at'), description: 'When it is planned' },
     created_at: { type: 'datetime', column: column('created_at'), description: 'When it was created' },
+    automation_error_code: {
+      type: 'string',
+      column: column('automation_error_code'),
+      description: 'Machine-readable failure (replied, too_many_attempts, unknown...)',
+    },
+    schedule_at_before: scheduleBound('<', 'Planned before this time (a bare date: before that day)'),
+    schedule_at_after: scheduleBound('>', 'Planned after this time (a bare date: after that day)'),
+    assignee_uuid: {
+      type: 'uuid',
+      compile: assigneeCondition,
+      description: 'Team member a to-do is assigned to, by user UUID (or a list of them)',
+    },
   };
   if (alias === 't') return all;
   return Object.fromEntries(DELTA_KEYS.map((key) => [key, all[key]!]));

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import { authOf } from '../../http/auth.js';
 import { errorResponse } from '../../http/openapi.js';
 import { UuidParams } from '../../http/schemas.js';
@@ -19,6 +20,7 @@ import {
   Task,
   TaskPage,
   TasksQuery,
+  TeamDay,
 } from './tasks.schemas.js';
 import type { TasksService } from './tasks.service.js';
 
@@ -98,19 +100,20 @@ export const tasksRoutes: FastifyPluginAsyncTypebox<{ tasks: TasksService }> = a
       schema: {
         tags,
         operationId: 'senderSchedule',
-        summary: 'A sender profile\u2019s day',
+        summary: 'A sender profile\u2019s day (or every profile\u2019s)',
         description:
           'The profile\u2019s tasks of a local date (done, being executed, planned) with their times in its ' +
-          'zone, the day\u2019s open windows and, per action type, the day\u2019s limit, usage and what is left.',
+          'zone, the day\u2019s open windows and, per action type, the day\u2019s limit, usage and what is left. ' +
+          'Without sender_profile_uuid: {data: [one such day per sender profile], truncated}; without date: ' +
+          'today in each profile\u2019s zone.',
         querystring: ScheduleQuery,
         response: {
-          200: SenderDay,
+          200: Type.Union([SenderDay, TeamDay]),
           404: errorResponse(404, 'no sender profile of your team has that sender_profile_uuid'),
         },
       },
     },
-    async (request) =>
-      tasks.senderDay(authOf(request).teamId, request.query.sender_profile_uuid, request.query.date),
+    async (request) => tasks.schedule(authOf(request).teamId, request.query),
   );
 
   app.post(

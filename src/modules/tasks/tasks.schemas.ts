@@ -229,11 +229,15 @@ export const GroupCounts = Type.Record(Type.String(), Type.Integer(), {
 });
 
 export const ScheduleQuery = Type.Object({
-  sender_profile_uuid: Uuid('The sender profile (required)'),
-  date: Type.String({
-    format: 'date',
-    description: 'The local date in the profile\u2019s time zone, yyyy-mm-dd (required)',
-  }),
+  sender_profile_uuid: Type.Optional(
+    Uuid('The sender profile (left out: every sender profile of the team, answered as {data, truncated})'),
+  ),
+  date: Type.Optional(
+    Type.String({
+      format: 'date',
+      description: 'The local date in each profile\u2019s time zone, yyyy-mm-dd (default: today there)',
+    }),
+  ),
 });
 
 const LocalTime = (description: string) =>
@@ -305,3 +309,13 @@ export const SenderDay = Type.Object({
   ),
   tasks_truncated: Type.Boolean({ description: 'More than 2,000 tasks that day: the list stops there' }),
 });
+
+export const TeamDay = Type.Object(
+  {
+    data: Type.Array(SenderDay, { description: 'Each sender profile\u2019s day, oldest profile first' }),
+    truncated: Type.Boolean({
+      description: 'The team has more than 100 sender profiles: the list stops there',
+    }),
+  },
+  { title: 'TeamDay' },
+);

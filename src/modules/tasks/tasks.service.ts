@@ -1,6 +1,7 @@
 import { type SqlBool, sql } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
+import { type Clock, systemClock } from '../../lib/clock.js';
 import { AppError, invalidField, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { envelope, type PageParams, resolvePage } from '../../lib/pagination.js';
@@ -18,7 +19,7 @@ import {
 } from './tasks.mass-moves.js';
 import { applyMove, MOVES, movable } from './tasks.moves.js';
 import * as repo from './tasks.repository.js';
-import { senderTimeline } from './tasks.timeline.js';
+import { senderTimeline, teamTimeline } from './tasks.timeline.js';
 
 type Actor = { teamId: number; userId: number };
 
@@ -37,8 +38,13 @@ export type CreateTaskInput = {
 /** Types whose to-do is pointless without a text. */
 const NEEDS_TEXT = new Set(['linkedin_send_message', 'linkedin_send_inmail']);
 
-export function createTasksService(deps: { db: Database; config: Pick<Config, 'massActionSyncLimit'> }) {
+export function createTasksService(deps: {
+  db: Database;
+  config: Pick<Config, 'massActionSyncLimit'>;
+  clock?: Clock;
+}) {
   const { db } = deps;
+  const clock = deps.clock ?? systemClock;
 
   async function requireTask(teamId: number, uuid: string) {
     const task = await repo.selectTask(db, teamId, uuid);
@@ -214,8 +220,11 @@ export function createTasksService(deps: { db: Database; config: Pick<Config, 'm
       return groupTaskCounts(db, teamId, input);
     },
 
-    senderDay(teamId: number, senderUuid: string, date: string) {
-      return senderTimeline(db, teamId, senderUuid, date);
+    /** One sender's day, or (no sender named: a documented leniency) every sender's. */
+    schedule(teamId: number, query: { sender_profile_uuid?: string; date?: string }) {
+      return query.sender_profile_uuid === undefined
+        ? teamTimeline(db, teamId, query.date, clock.now())
+        : senderTimeline(db, teamId, query.sender_profile_uuid, query.date, clock.now());
     },
   };
 }

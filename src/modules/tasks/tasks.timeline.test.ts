@@ -2,6 +2,7 @@
 // at their local times on both sides of the change, and its capacity under the warm-up ramp and the
 // rolling-week cap.
 import { sql } from 'kysely';
+import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext, type TestUser } from '../../../test/harness.js';
 import { newId } from '../../lib/ids.js';
@@ -138,13 +139,23 @@ describe('GET /flows/api/tasks/schedule', () => {
     expect(body.tasks).toEqual([]);
   });
 
-  it('requires both parameters, naming the missing one, and a real date', async () => {
-    const noSender = await day('?date=2026-03-08');
-    expect(noSender.statusCode).toBe(422);
-    expect(noSender.json().message).toContain('sender_profile_uuid');
-    const noDate = await day(`?sender_profile_uuid=${sender}`);
-    expect(noDate.statusCode).toBe(422);
-    expect(noDate.json().message).toContain('date');
+  it('without a sender answers every sender\u2019s day, and without a date today in each zone', async () => {
+    const other = (await createSender(ctx, alice, {})).uuid;
+    const team = await day('?date=2026-03-08');
+    expect(team.statusCode, team.body).toBe(200);
+    expect(team.json().truncated).toBe(false);
+    expect(team.json().data.map((d: { sender_profile_uuid: string }) => d.sender_profile_uuid)).toEqual([
+      sender,
+      other,
+    ]);
+    expect(team.json().data[0]).toEqual((await day(`?sender_profile_uuid=${sender}&date=2026-03-08`)).json());
+    const today = await day(`?sender_profile_uuid=${sender}`);
+    expect(today.statusCode).toBe(200);
+    expect(today.json().date).toBe(DateTime.now().setZone('America/New_York').toISODate());
+    const bare = await day('');
+    expect(bare.statusCode).toBe(200);
+    expect(bare.json().data).toHaveLength(2);
+    expect((await day('', bob)).json()).toEqual({ data: [], truncated: false });
     const badDate = await day(`?sender_profile_uuid=${sender}&date=2026-02-30`);
     expect(badDate.statusCode).toBe(422);
   });

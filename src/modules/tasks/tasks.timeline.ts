@@ -35,10 +35,24 @@ type TimelineRow = {
 const localTime = (at: Date, zone: string) =>
   DateTime.fromJSDate(at, { zone }).toISO({ suppressMilliseconds: true, includeOffset: true })!;
 
-export async function senderTimeline(db: Executor, teamId: number, senderUuid: string, isoDate: string) {
+/** Senders a team-wide schedule shows at most (the rest: `truncated`). */
+export const TEAM_TIMELINE_MAX_SENDERS = 100;
+
+/**
+ * A sender's day: `isoDate` in its zone, or (left out) the day it is now there. `now` only picks that
+ * day.
+ */
+export async function senderTimeline(
+  db: Executor,
+  teamId: number,
+  senderUuid: string,
+  date: string | undefined,
+  now: Date,
+) {
   const sender = await selectSenderProfile(db, teamId, senderUuid);
   if (!sender) throw notFound('Sender profile');
   const zone = sender.schedule.timezone;
+  const isoDate = date ?? DateTime.fromJSDate(now, { zone }).toISODate()!;
   const day = localDayRange(isoDate, zone);
   const weekStart = localDayRange(addDays(isoDate, -6), zone).start;
 
@@ -124,4 +138,21 @@ export async function senderTimeline(db: Executor, teamId: number, senderUuid: s
     tasks: rows.map((row) => ({ ...row, local_time: localTime(new Date(row.at), zone) })),
     tasks_truncated: tasks.rows.length > TIMELINE_MAX_TASKS,
   };
+}
+
+/** Every sender profile's day (the schedule asked without a sender), oldest profile first. */
+export async function teamTimeline(db: Executor, teamId: number, date: string | undefined, now: Date) {
+  const senders = await db
+    .selectFrom('sender_profiles')
+    .select('uuid')
+    .where('team_id', '=', teamId)
+    .orderBy('created_at')
+    .orderBy('uuid')
+    .limit(TEAM_TIMELINE_MAX_SENDERS + 1)
+    .execute();
+  const data = [];
+  for (const sender of senders.slice(0, TEAM_TIMELINE_MAX_SENDERS)) {
+    data.push(await senderTimeline(db, teamId, sender.uuid, date, now));
+  }
+  return { data, truncated: senders.length > TEAM_TIMELINE_MAX_SENDERS };
 }

@@ -195,3 +195,20 @@ export async function cancelDeliveries(
       and d.status in ('pending', 'retrying')
   `.execute(db);
 }
+
+/** Deliveries of the team's `webhookUuids` created within the period, counted per webhook and status. */
+export async function countDeliveriesByStatus(
+  db: Executor,
+  teamId: number,
+  webhookUuids: string[],
+  period: { from: string; to: string },
+) {
+  const { rows } = await sql<{ webhook_uuid: string; status: DeliveryStatus; count: number }>`
+    select d.webhook_uuid, d.status, count(*)::int as count
+    from webhook_deliveries d
+    where d.team_id = ${teamId} and d.webhook_uuid = any(${webhookUuids}::uuid[])
+      and d.created_at >= ${period.from}::timestamptz and d.created_at <= ${period.to}::timestamptz
+    group by d.webhook_uuid, d.status
+  `.execute(db);
+  return rows;
+}

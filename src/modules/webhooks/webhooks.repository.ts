@@ -204,3 +204,15 @@ export async function deleteWebhook(db: Executor, teamId: number, uuid: string):
     .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+/** Which of `uuids` are webhooks of the team. */
+export async function selectWebhookUuids(db: Executor, teamId: number, uuids: string[]): Promise<string[]> {
+  if (uuids.length === 0) return [];
+  const rows = await db
+    .selectFrom('webhooks')
+    .select('uuid')
+    .where('team_id', '=', teamId)
+    .where('uuid', 'in', uuids)
+    .execute();
+  return rows.map((row) => row.uuid);
+}

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { type PathAlias, withAliases } from '../../http/aliases.js';
 import { authOf } from '../../http/auth.js';
 import { errorResponse } from '../../http/openapi.js';
 import { NoContent, UuidParams } from '../../http/schemas.js';
@@ -18,6 +19,8 @@ import {
   TestWebhookResult,
   UpdateWebhookBody,
   Webhook,
+  WebhookMetrics,
+  WebhookMetricsBody,
   WebhookPage,
   WebhooksQuery,
 } from './webhooks.schemas.js';
@@ -32,10 +35,16 @@ const SIGNING =
   'webhook-signature); verify them with any Standard Webhooks library and the secret returned on create ' +
   '(or by POST /integrations/api/webhooks/{uuid}/rotate-secret).';
 
+/** The hosted service's internal path of the same API (the MCP server uses it). */
+const ALIASES: PathAlias[] = [
+  { path: '/integrations/api/webhooks', alias: '/integrations/c1/api/webhooks', operationSuffix: 'C1' },
+];
+
 export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksService }> = async (
-  app,
+  instance,
   { webhooks },
 ) => {
+  const app = withAliases(instance, ALIASES);
   const tags = ['Webhooks'];
 
   app.get(
@@ -106,6 +115,23 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
       },
     },
     async (request) => webhooks.testWebhook(authOf(request).teamId, request.body),
+  );
+
+  app.post(
+    '/integrations/api/webhooks/metrics',
+    {
+      schema: {
+        tags,
+        operationId: 'webhookMetrics',
+        summary: 'Delivery counts per webhook',
+        description:
+          'For each webhook named in uuids, how many deliveries it had in the period (by when the event was ' +
+          'matched to it), in total and per status. Unknown UUIDs and other teams’ webhooks are left out.',
+        body: WebhookMetricsBody,
+        response: { 200: WebhookMetrics },
+      },
+    },
+    async (request) => webhooks.webhookMetrics(authOf(request).teamId, request.body),
   );
 
   app.get(

@@ -1,5 +1,13 @@
 import { Type } from 'typebox';
-import { DateTime, Envelope, ListQuery, Nullable, Uuid, withExample } from '../../http/schemas.js';
+import {
+  DateOrDateTime,
+  DateTime,
+  Envelope,
+  ListQuery,
+  Nullable,
+  Uuid,
+  withExample,
+} from '../../http/schemas.js';
 import { EVENT_NAMES } from '../events/events.catalog.js';
 import { EventPayload } from '../events/events.schemas.js';
 import { DELIVERY_STATUSES, deliveryFilterFields, deliverySort } from './deliveries.repository.js';
@@ -177,6 +185,47 @@ export const EventCatalog = Type.Object({
   ),
 });
 
+export const WEBHOOK_METRICS = ['total', ...DELIVERY_STATUSES] as const;
+
+export const WebhookMetricsBody = Type.Object(
+  {
+    uuids: Type.Array(Uuid(), {
+      minItems: 1,
+      maxItems: 1000,
+      description: 'Webhooks to count deliveries of',
+    }),
+    metrics: Type.Optional(
+      Type.Array(Type.Enum(WEBHOOK_METRICS), {
+        maxItems: WEBHOOK_METRICS.length,
+        description:
+          'Which counts to answer (default all): total, and one per delivery status (pending, retrying, ' +
+          'succeeded, failed, canceled)',
+      }),
+    ),
+    period_from: Type.Optional(DateOrDateTime('Deliveries created from then on (default: no start)')),
+    period_to: Type.Optional(
+      DateOrDateTime('Deliveries created until then (a bare date includes the day; default: no end)'),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const WebhookMetrics = Type.Record(
+  Type.String({ format: 'uuid' }),
+  Type.Record(Type.String(), Type.Integer()),
+  {
+    description:
+      'Per webhook UUID, the requested counts of its deliveries made in the period, by status (webhooks of ' +
+      'other teams or unknown UUIDs are left out)',
+  },
+);
+
+withExample(WebhookMetricsBody, {
+  uuids: ['0190f000-0000-7000-8000-000000000001'],
+  metrics: ['total', 'succeeded', 'failed'],
+  period_from: '2026-03-01',
+  period_to: '2026-03-31',
+});
 withExample(RotateSecretBody, { previous_secret_ttl_seconds: 3600 });
 withExample(CreateWebhookBody, {
   name: 'Replies to CRM',

@@ -8,6 +8,7 @@ import { conflict, invalidField, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { BlockedTargetError, outboundPolicy } from '../../lib/net/outbound.js';
 import { envelope, type PageParams, resolvePage } from '../../lib/pagination.js';
+import { periodBounds } from '../../lib/period.js';
 import { EVENT_CATALOG, EVENT_NAMES, type EventName } from '../events/events.catalog.js';
 import { loadLeadFilterSpec } from '../leads/leads.filter.js';
 import * as deliveriesRepo from './deliveries.repository.js';
@@ -22,7 +23,9 @@ import type {
   RotateSecretBody,
   TestWebhookBody,
   UpdateWebhookBody,
+  WebhookMetricsBody,
 } from './webhooks.schemas.js';
+import { WEBHOOK_METRICS } from './webhooks.schemas.js';
 
 /** The test endpoint keeps this much of the target's response body. */
 const TEST_BODY_LIMIT = 64 * 1024;
@@ -205,6 +208,27 @@ export function createWebhooksService(deps: WebhooksDeps) {
       const updated = await deliveriesRepo.selectDelivery(db, teamId, webhookUuid, deliveryUuid);
       if (!updated) throw notFound('Delivery');
       return updated;
+    },
+
+    /** Per webhook, its deliveries of the period counted by status (other teams' webhooks left out). */
+    async webhookMetrics(teamId: number, body: Static<typeof WebhookMetricsBody>) {
+      const period = periodBounds(body);
+      const uuids = [...new Set(body.uuids.map((uuid) => uuid.toLowerCase()))];
+      const [owned, rows] = await Promise.all([
+        repo.selectWebhookUuids(db, teamId, uuids),
+        deliveriesRepo.countDeliveriesByStatus(db, teamId, uuids, period),
+      ]);
+      const metrics = body.metrics ?? WEBHOOK_METRICS;
+      const result: Record<string, Record<string, number>> = {};
+      for (const uuid of owned) {
+        const counts: Record<string, number> = Object.fromEntries(WEBHOOK_METRICS.map((m) => [m, 0]));
+        for (const row of rows.filter((r) => r.webhook_uuid === uuid)) {
+          counts[row.status] = row.count;
+          counts.total = (counts.total ?? 0) + row.count;
+        }
+        result[uuid] = Object.fromEntries(metrics.map((metric) => [metric, counts[metric] ?? 0]));
+      }
+      return result;
     },
 
     async eventCatalog(teamId: number) {

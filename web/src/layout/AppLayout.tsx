@@ -21,6 +21,8 @@ import { rememberTeam, useSession } from '../session';
 
 const NAV: { to: string; label: string }[] = [
   { to: '/contacts', label: 'Contacts' },
+  { to: '/inbox', label: 'Inbox' },
+  { to: '/tasks', label: 'Tasks' },
   { to: '/flows', label: 'Flows' },
   { to: '/imports', label: 'Import CSV' },
   { to: '/settings', label: 'Settings' },

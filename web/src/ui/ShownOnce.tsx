@@ -11,7 +11,14 @@ export function ShownOnce(props: {
     <Modal opened={props.value !== undefined} onClose={props.onClose} title={props.title} size="lg">
       <Stack>
         <Alert color="yellow">{props.note}</Alert>
-        <Code block aria-label={props.title} style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
+        {/* A read-only textbox: a <pre> may not carry a name of its own (axe aria-prohibited-attr). */}
+        <Code
+          block
+          role="textbox"
+          aria-readonly="true"
+          aria-label={props.title}
+          style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}
+        >
           {props.value}
         </Code>
         <Group justify="flex-end">

@@ -1,13 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../../../test/harness.js';
 import { type Replica, startReplica } from '../../../../test/linkedin-replica/replica.js';
+import { hasPrograms } from '../../../../test/system-programs.js';
 import type { ActionRequest, ActionType, ChannelDriver } from '../../engine/drivers/driver.js';
 import type { LinkedInReader } from '../../engine/drivers/reader.js';
 import { createChromiumDriver, createChromiumReader } from './chromium-driver.js';
 import { openReplicaSeat, type ReplicaSeat } from './replica-seat.test-support.js';
 import { guardLoopback } from './test-guard.js';
 
-describe('the Chromium driver against the LinkedIn replica', { timeout: 120_000 }, () => {
+const CHROMIUM = hasPrograms('the Chromium driver tests', ['chromium']);
+
+describe('the Chromium driver against the LinkedIn replica', { skip: !CHROMIUM, timeout: 120_000 }, () => {
   let ctx: TestContext;
   let replica: Replica;
   let seat: ReplicaSeat;
@@ -195,6 +198,22 @@ describe('the Chromium driver against the LinkedIn replica', { timeout: 120_000 
     const visits = replica.actions('visit').length;
     expect(await driver.perform(request('linkedin_visit_profile', 'person-5'))).toMatchObject({ ok: true });
     expect(replica.actions('visit')).toHaveLength(visits + 1);
+  });
+
+  it('a form post that never comes back after Send is unconfirmed, never retried; the check finds it done', async () => {
+    const impatient = createChromiumDriver(
+      { teamId, seatId: seat.seatId },
+      { browsers: seat.browsers, baseUrl: replica.url, timeoutMs: 20_000, confirmTimeoutMs: 2_000 },
+    );
+    const invite = request('linkedin_send_connection_request', 'person-4');
+    replica.faults.afterAction = 'hang';
+    const outcome = await impatient.perform(invite);
+    replica.faults.afterAction = null;
+    expect(outcome).toMatchObject({ ok: false, reason: 'unconfirmed' });
+    expect(replica.actions('invite').filter((a) => a.to === 'person-4')).toHaveLength(1);
+    expect(await driver.checkOutcome(invite)).toBe('done');
+    replica.state.relations[me]!['person-4'] = undefined as never;
+    delete replica.state.relations[me]!['person-4'];
   });
 
   it('withdraws a pending invitation from the sent invitations manager, once', async () => {

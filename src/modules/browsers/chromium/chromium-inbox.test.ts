@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLeads, makeList } from '../../../../test/factories.js';
 import { createTestContext, type TestContext } from '../../../../test/harness.js';
 import { type Replica, startReplica } from '../../../../test/linkedin-replica/replica.js';
+import { hasPrograms } from '../../../../test/system-programs.js';
 import { linkedInMessageDeps } from '../../../deps.js';
 import { newId } from '../../../lib/ids.js';
 import { createInboxRegistry } from '../../engine/drivers/registry.js';
@@ -10,7 +11,9 @@ import { createChromiumInbox } from './chromium-driver.js';
 import { openReplicaSeat, type ReplicaSeat } from './replica-seat.test-support.js';
 import { guardLoopback } from './test-guard.js';
 
-describe('the Chromium inbox against the LinkedIn replica', { timeout: 120_000 }, () => {
+const CHROMIUM = hasPrograms('the Chromium inbox tests', ['chromium']);
+
+describe('the Chromium inbox against the LinkedIn replica', { skip: !CHROMIUM, timeout: 120_000 }, () => {
   let ctx: TestContext;
   let replica: Replica;
   let seat: ReplicaSeat;
@@ -182,5 +185,33 @@ describe('the Chromium inbox against the LinkedIn replica', { timeout: 120_000 }
       .where('lead_uuid', '=', lead!.uuid)
       .execute();
     expect(listed).toHaveLength(2);
+  });
+
+  it('an inbox that listed conversations and comes back empty twice flags the seat (selector_miss)', async () => {
+    const seatRow = () =>
+      ctx.db
+        .selectFrom('linkedin_browsers')
+        .select(['status', 'error_reason'])
+        .where('id', '=', seat.seatId)
+        .executeTakeFirstOrThrow();
+    const threads = replica.state.threads[me];
+    // LinkedIn's empty inbox after a full one: once may be true (all archived), twice in a row is flagged.
+    replica.state.threads[me] = {};
+    expect(await syncSeat(deps, teamId, senderUuid, new Date())).toMatchObject({ error: null });
+    expect((await seatRow()).status).toBe('running');
+    await syncSeat(deps, teamId, senderUuid, new Date());
+    expect(await seatRow()).toMatchObject({
+      status: 'running_issue',
+      error_reason: expect.stringMatching(/selector_miss/),
+    });
+    const issues = await ctx.db
+      .selectFrom('events')
+      .select('payload')
+      .where('team_id', '=', teamId)
+      .where('name', '=', 'sender_profile_issue')
+      .execute();
+    expect(issues).toHaveLength(1);
+    expect(JSON.stringify(issues[0]!.payload)).toContain('selector_miss');
+    replica.state.threads[me] = threads ?? {};
   });
 });

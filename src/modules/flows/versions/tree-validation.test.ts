@@ -538,6 +538,33 @@ describe('validate-node and validate-contact-source', () => {
     ]);
   });
 
+  it('validate-node takes every node of a saved version as GET answers it (timestamps included)', async () => {
+    const saved = await saveVersion(ctx, alice, flow.uuid, {
+      nodes: linearTree([
+        { type: 'util_timer', payload: { wait_time: 60 } },
+        messageStep(),
+        { type: 'linkedin_visit_profile' },
+      ]),
+    });
+    expect(saved.statusCode, saved.body).toBe(201);
+    const read = await ctx.request(alice, {
+      method: 'GET',
+      url: `/flows/api/flow-versions/${saved.json().uuid}`,
+    });
+    const nodes = read.json().nodes as Array<Record<string, unknown>>;
+    expect(nodes).toHaveLength(4);
+    for (const node of nodes) {
+      expect(node).toHaveProperty('created_at');
+      expect(node).toHaveProperty('updated_at');
+      const res = await ctx.request(alice, {
+        method: 'POST',
+        url: '/flows/api/flow-versions/validate-node',
+        payload: node,
+      });
+      expect(res.statusCode, `${node.type}: ${res.body}`).toBe(204);
+    }
+  });
+
   it('answer 200 with the normalized source, or 422', async () => {
     const sender = await makeSender(ctx, alice.teamId);
     const ok = await ctx.request(alice, {

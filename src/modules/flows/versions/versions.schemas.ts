@@ -103,11 +103,14 @@ export const NodeInput = Type.Object(
 );
 export type NodeInput = Static<typeof NodeInput>;
 
-/** validate-node: one node, without the timestamps (the hosted service does not take them there either). */
-export const ValidateNodeBody = Type.Object(nodeProperties, {
-  additionalProperties: false,
-  examples: [exampleNodes[2]],
-});
+/**
+ * validate-node: one node as a version holds it - the timestamps of a node read from a saved version are
+ * accepted (and not checked), so a client can validate what it just read.
+ */
+export const ValidateNodeBody = Type.Object(
+  { ...nodeProperties, ...nodeTimestamps },
+  { additionalProperties: false, examples: [exampleNodes[2]] },
+);
 
 const contactSourceProperties = {
   id: Type.Integer({

@@ -1,0 +1,131 @@
+// The inbox: LinkedIn conversations (one per sender profile and contact) and e-mail threads with a
+// contact, in one list - unread first, then the latest activity first. Bounce reports are no
+// conversation. The last message of each row is read for the page only.
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import type { Executor } from '../../db/database.js';
+
+export type InboxFilter = {
+  channel?: 'linkedin' | 'email';
+  sender_profile_uuid?: string[];
+  lead_uuid?: string;
+  unread?: boolean;
+};
+
+type Row = {
+  channel: 'linkedin' | 'email';
+  uuid: string;
+  lead_uuid: string;
+  sender_profile_uuid: string | null;
+  mailbox_uuid: string | null;
+  subject: string | null;
+  last_message_at: Date | null;
+  unread_count: number;
+  total: number;
+};
+
+type LastMessage = { key: string; uuid: string; direction: 'inbox' | 'outbox'; snippet: string | null };
+
+const and = (parts: RawBuilder<SqlBool>[]) => (parts.length ? sql.join(parts, sql` and `) : sql`true`);
+
+const unreadEmail = sql`e.type = 'inbox' and e.read_at is null`;
+
+export async function selectInbox(
+  db: Executor,
+  teamId: number,
+  filter: InboxFilter,
+  page: { limit: number; offset: number },
+) {
+  const li: RawBuilder<SqlBool>[] = [sql`c.team_id = ${teamId}`];
+  const em: RawBuilder<SqlBool>[] = [
+    sql`e.team_id = ${teamId}`,
+    sql`e.lead_uuid is not null`,
+    sql`e.classification is distinct from 'bounce'`,
+  ];
+  if (filter.sender_profile_uuid) {
+    li.push(sql`c.sender_profile_uuid = any(${filter.sender_profile_uuid}::uuid[])`);
+    em.push(sql`e.sender_profile_uuid = any(${filter.sender_profile_uuid}::uuid[])`);
+  }
+  if (filter.lead_uuid) {
+    li.push(sql`c.lead_uuid = ${filter.lead_uuid}`);
+    em.push(sql`e.lead_uuid = ${filter.lead_uuid}`);
+  }
+  if (filter.unread === true) li.push(sql`c.unread_count > 0`);
+  if (filter.unread === false) li.push(sql`c.unread_count = 0`);
+  const having =
+    filter.unread === undefined
+      ? sql``
+      : sql`having (count(*) filter (where ${unreadEmail}) > 0) = ${filter.unread}`;
+  const linkedin = sql`
+    select 'linkedin' as channel, c.uuid, c.lead_uuid, c.sender_profile_uuid, null::uuid as mailbox_uuid,
+      null::text as subject, c.last_activity_at as last_message_at, c.unread_count
+    from linkedin_conversations c where ${and(li)}`;
+  const at = sql`coalesce(e.sent_at, e.created_at)`;
+  const email = sql`
+    select 'email' as channel, coalesce(e.thread_uuid, e.uuid) as uuid, e.lead_uuid,
+      (array_agg(e.sender_profile_uuid order by ${at} desc))[1] as sender_profile_uuid,
+      (array_agg(e.mailbox_uuid order by ${at} desc))[1] as mailbox_uuid,
+      (array_agg(e.subject order by ${at}))[1] as subject,
+      max(${at}) as last_message_at,
+      (count(*) filter (where ${unreadEmail}))::int as unread_count
+    from emails e where ${and(em)}
+    group by coalesce(e.thread_uuid, e.uuid), e.lead_uuid ${having}`;
+  const union =
+    filter.channel === 'linkedin'
+      ? linkedin
+      : filter.channel === 'email'
+        ? email
+        : sql`${linkedin} union all ${email}`;
+  const { rows } = await sql<Row>`
+    select conversations.*, (count(*) over ())::int as total from (${union}) conversations
+    order by (unread_count > 0) desc, last_message_at desc nulls last, uuid
+    limit ${page.limit} offset ${page.offset}
+  `.execute(db);
+  const last = await selectLastMessages(db, teamId, rows);
+  return {
+    total: rows[0]?.total ?? (page.offset > 0 ? await countInbox(db, union) : 0),
+    data: rows.map(({ total: _total, ...row }) => {
+      const message = last.get(`${row.channel}:${row.uuid}`);
+      return {
+        ...row,
+        last_message: message
+          ? { uuid: message.uuid, direction: message.direction, snippet: message.snippet }
+          : null,
+      };
+    }),
+  };
+}
+
+async function countInbox(db: Executor, union: RawBuilder<unknown>) {
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from (${union}) conversations`.execute(
+    db,
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/** The latest message of each LinkedIn conversation and e-mail thread of a page. */
+async function selectLastMessages(db: Executor, teamId: number, rows: Row[]) {
+  const conversations = rows.filter((r) => r.channel === 'linkedin').map((r) => r.uuid);
+  const threads = rows.filter((r) => r.channel === 'email').map((r) => r.uuid);
+  const [linkedin, email] = await Promise.all([
+    conversations.length === 0
+      ? { rows: [] as LastMessage[] }
+      : sql<LastMessage>`
+          select distinct on (m.linkedin_conversation_uuid) 'linkedin:' || m.linkedin_conversation_uuid as key,
+            m.uuid, m.type as direction, left(m.text, 280) as snippet
+          from linkedin_messages m
+          where m.team_id = ${teamId} and m.linkedin_conversation_uuid = any(${conversations}::uuid[])
+          order by m.linkedin_conversation_uuid, coalesce(m.sent_at, m.created_at) desc, m.uuid desc
+        `.execute(db),
+    threads.length === 0
+      ? { rows: [] as LastMessage[] }
+      : sql<LastMessage>`
+          select distinct on (coalesce(e.thread_uuid, e.uuid)) 'email:' || coalesce(e.thread_uuid, e.uuid) as key,
+            e.uuid, e.type as direction, left(coalesce(b.text_body, e.subject), 280) as snippet
+          from emails e left join email_bodies b on b.team_id = e.team_id and b.uuid = e.email_body_uuid
+          where e.team_id = ${teamId} and e.classification is distinct from 'bounce'
+            and (e.thread_uuid = any(${threads}::uuid[]) or e.uuid = any(${threads}::uuid[]))
+          order by coalesce(e.thread_uuid, e.uuid), coalesce(e.sent_at, e.created_at) desc, e.uuid desc
+        `.execute(db),
+  ]);
+  return new Map([...linkedin.rows, ...email.rows].map((m) => [m.key, m]));
+}
