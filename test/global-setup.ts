@@ -11,6 +11,7 @@ import { createDatabase } from '../src/db/database.js';
 import { embeddedDatabaseUrl, startEmbeddedPostgres } from '../src/db/embedded.js';
 import { migrateDatabase } from '../src/db/migrate.js';
 import { citusDatabases, citusTopologyFromEnv } from './citus/cluster.js';
+import { trackRun } from './leftovers.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -44,6 +45,9 @@ export default async function setup(project: TestProject) {
     stopServer = server.stop;
   }
 
+  // From here on every process and temp dir of the run is tagged (test/leftovers.ts).
+  const run = await trackRun(runId);
+
   const template = `leadflow_test_template_${runId}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
@@ -73,5 +77,7 @@ export default async function setup(project: TestProject) {
     await admin.end();
     await stopServer();
     if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
+    // Fails the run when a process or temp dir of the tests outlived them.
+    await run.check();
   };
 }

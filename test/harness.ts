@@ -16,6 +16,7 @@ import { systemClock } from '../src/lib/clock.js';
 import { createLogger } from '../src/lib/logger.js';
 import { startAuthInvalidation } from '../src/modules/identity/auth-cache.js';
 import { type CitusTopology, citusDatabases } from './citus/cluster.js';
+import { chromiumPath } from './system-programs.js';
 
 export type TestUser = {
   userId: number;
@@ -86,6 +87,8 @@ export function testConfig(
       LEADFLOW_RATE_LIMIT_PER_MINUTE: '100000',
       LEADFLOW_SECRET_KEY: randomBytes(32).toString('base64'),
       LEADFLOW_WORKER_POLL_INTERVAL_MS: '100',
+      // The machine's Chromium, as the application would find it (test/system-programs.ts).
+      LEADFLOW_CHROMIUM_PATH: chromiumPath,
       ...env,
     },
     { databaseUrl, ...overrides },

@@ -10,7 +10,6 @@ import { startEmbeddedPostgres } from '../../src/db/embedded.js';
 import { startCitusCluster } from '../../test/citus/cluster.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const tsx = path.join(root, 'node_modules/.bin/tsx');
 
 export type SoakDatabase = {
   url: string;
@@ -95,7 +94,8 @@ export async function startLeadflow(
   let output = '';
   const launch = async () => {
     output = '';
-    const child = spawn(tsx, ['src/cli.ts', role], {
+    // node itself with tsx's loader: a kill -9 of the `tsx` wrapper would leave its child running.
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', role], {
       cwd: root,
       env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,12 +1,13 @@
 // The OpenAPI 3.1 document is generated from the route schemas (never written by hand), served at
 // /openapi.json with an interactive reference at /docs. Every API route gets the shared error
 // responses it can answer, the standard response headers and the bearer security requirement here, so
-// no route can forget them.
+// no route can forget them; then everything that repeats moves into `components` (openapi-components.ts).
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { errorReasons } from '../lib/errors.js';
 import { API_PATH } from './auth.js';
+import { shareComponents } from './openapi-components.js';
 import { ErrorBody } from './schemas.js';
 
 const ERROR_STATUSES: Record<number, string> = {
@@ -155,7 +156,9 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       },
     },
     transformObject: (document) =>
-      withResponseHeaders((document as { openapiObject: Record<string, unknown> }).openapiObject) as never,
+      shareComponents(
+        withResponseHeaders((document as { openapiObject: Record<string, unknown> }).openapiObject),
+      ) as never,
     refResolver: {
       // Components keep their $id as name, so the document reads "ErrorBody", not "def-0".
       buildLocalReference: (json, _baseUri, _fragment, index) => String(json.$id ?? `def-${index}`),

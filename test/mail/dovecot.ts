@@ -30,15 +30,6 @@ export type Dovecot = {
   stop(): Promise<void>;
 };
 
-export function dovecotInstalled(): boolean {
-  try {
-    execFileSync('dovecot', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -50,9 +41,11 @@ export async function freePort(): Promise<number> {
   });
 }
 
-async function waitForGreeting(port: number, timeoutMs: number): Promise<void> {
+/** Waits for the server's greeting on `port`; gives up when `gone()` says Dovecot exited, or at the deadline. */
+async function waitForGreeting(port: number, timeoutMs: number, gone: () => boolean): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    if (gone()) throw new Error(`Dovecot exited before it answered on port ${port}`);
     const ok = await new Promise<boolean>((resolve) => {
       const socket = net.connect(port, '127.0.0.1');
       socket.once('data', (data) => {
@@ -133,6 +126,8 @@ default_internal_user = ${runUser}
 default_internal_group = ${groupName}
 default_login_user = ${loginUser}
 lmtp_save_to_detail_mailbox = no
+# The test run's tag (test/global-setup.ts) reaches every Dovecot process, so a leftover one is found.
+import_environment = TZ CORE_OUTOFMEM CORE_ERROR LEADFLOW_TEST_RUN
 recipient_delimiter =
 ${oauth}passdb {
   driver = passwd-file
@@ -193,12 +188,16 @@ service stats {
     stderr += chunk.toString();
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // Ready when both servers greet: generous on a loaded machine, at once when Dovecot gave up.
+  const gone = () => child.exitCode !== null || child.signalCode !== null;
   try {
-    await waitForGreeting(imapPort, 10_000);
-    await waitForGreeting(lmtpPort, 10_000);
+    await waitForGreeting(imapPort, 60_000, gone);
+    await waitForGreeting(lmtpPort, 60_000, gone);
   } catch (error) {
     child.kill('SIGKILL');
+    await exited;
     const log = await fs.readFile(path.join(dir, 'dovecot.log'), 'utf8').catch(() => '');
+    await fs.rm(dir, { recursive: true, force: true });
     throw new Error(`${(error as Error).message}\n${stderr}\n${log}`);
   }
 
@@ -215,8 +214,11 @@ service stats {
     passwordOf: (address) => passwords.get(address.toLowerCase()),
     async stop() {
       child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await exited;
+      }
       await fs.rm(dir, { recursive: true, force: true });
     },
   };

@@ -2,7 +2,8 @@
 // on request, the OAuth2 stand-in whose tokens both accept. Accounts are unique per call, so tests
 // share one system without cleaning up.
 import { type OAuthStandIn, startOAuthStandIn } from '../../src/modules/email/oauth/oauth.stand-in.js';
-import { type Dovecot, dovecotInstalled, startDovecot } from './dovecot.js';
+import { hasPrograms, MAIL_PROGRAMS } from '../system-programs.js';
+import { type Dovecot, startDovecot } from './dovecot.js';
 import { type SmtpRelay, startSmtpRelay } from './smtp-relay.js';
 
 export type MailSystem = {
@@ -16,7 +17,13 @@ export type MailSystem = {
   close(): Promise<void>;
 };
 
-export const mailServersAvailable = dovecotInstalled();
+/**
+ * Whether Dovecot (with its IMAP and LMTP servers) is installed; when not, prints one line saying which
+ * program is missing and how to install it, and the caller skips `what`.
+ */
+export function mailServersAvailable(what: string): boolean {
+  return hasPrograms(what, MAIL_PROGRAMS);
+}
 
 /**
  * The settings a test context needs to reach the local mail system: its servers listen on loopback

@@ -1,14 +1,12 @@
 // Auth changes across real processes: two `leadflow api` processes on one database, and `leadflow
 // admin` commands run as a third process. Each API process caches keys for a minute here
 // (LEADFLOW_AUTH_CACHE_TTL_MS=60000), so only the change notifications can make a change visible.
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import net from 'node:net';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../harness.js';
+import { ROOT, spawnLeadflow, stopChild } from '../processes.js';
 
-const root = path.resolve(import.meta.dirname, '../..');
-const tsx = path.join(root, 'node_modules/.bin/tsx');
 let database: { url: string; drop(): Promise<void> };
 
 function env(port = 0): NodeJS.ProcessEnv {
@@ -38,7 +36,7 @@ type Api = { child: ChildProcess; base: string; output: () => string };
 
 async function startApi(): Promise<Api> {
   const port = await freePort();
-  const child = spawn(tsx, ['src/cli.ts', 'api'], { cwd: root, env: env(port) });
+  const child = spawnLeadflow(['api'], { env: env(port) });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
@@ -56,8 +54,12 @@ async function startApi(): Promise<Api> {
 
 function admin(args: string[]): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    execFile(tsx, ['src/cli.ts', 'admin', ...args], { cwd: root, env: env() }, (error, stdout, stderr) =>
-      error ? reject(new Error(`admin ${args.join(' ')} failed: ${stderr}`)) : resolve(JSON.parse(stdout)),
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli.ts', 'admin', ...args],
+      { cwd: ROOT, env: env() },
+      (error, stdout, stderr) =>
+        error ? reject(new Error(`admin ${args.join(' ')} failed: ${stderr}`)) : resolve(JSON.parse(stdout)),
     );
   });
 }
@@ -68,7 +70,12 @@ async function status(api: Api, key: string, url: string, teamId?: number): Prom
   return (await fetch(`${api.base}${url}`, { headers })).status;
 }
 
-/** Milliseconds until every check passes; fails after `limitMs`. */
+/**
+ * Milliseconds until every check passes; fails after `limitMs`. Changes arrive by NOTIFY at once; the
+ * bound allows for request latency on a loaded two-core machine (the key cache lives a minute here,
+ * so a change that missed NOTIFY would still fail it).
+ */
+const AT_ONCE_MS = 3_000;
 async function within(limitMs: number, checks: Array<() => Promise<boolean>>): Promise<number> {
   const started = Date.now();
   for (;;) {
@@ -86,16 +93,7 @@ beforeAll(async () => {
   apis = await Promise.all([startApi(), startApi()]);
 }, 120_000);
 afterAll(async () => {
-  await Promise.all(
-    apis.map(
-      (api) =>
-        new Promise<void>((resolve) => {
-          if (api.child.exitCode !== null) return resolve();
-          api.child.on('exit', () => resolve());
-          api.child.kill('SIGTERM');
-        }),
-    ),
-  );
+  await Promise.all(apis.map((api) => stopChild(api.child)));
   await database.drop();
 });
 
@@ -128,14 +126,14 @@ describe('two API processes and the admin command', () => {
   it('after add-member, every key of the user sees the new team in both processes at once', async () => {
     await admin(['add-member', '--email', email, '--team-id', '1']);
     const elapsed = await within(
-      1_000,
+      AT_ONCE_MS,
       apis.flatMap((api) =>
         [firstKey, secondKey].map(
           (key) => async () => (await status(api, key, '/leads/api/lists', 1)) === 200,
         ),
       ),
     );
-    expect(elapsed).toBeLessThan(1_000);
+    expect(elapsed).toBeLessThan(AT_ONCE_MS);
     expect(teamId).not.toBe(1);
   }, 60_000);
 
@@ -146,10 +144,10 @@ describe('two API processes and the admin command', () => {
     const second = keys.data.find((key) => key.name === 'second')!;
     await admin(['revoke-api-key', '--id', String(second.id)]);
     const elapsed = await within(
-      1_000,
+      AT_ONCE_MS,
       apis.map((api) => async () => (await status(api, secondKey, '/id/api/users/current')) === 401),
     );
-    expect(elapsed).toBeLessThan(1_000);
+    expect(elapsed).toBeLessThan(AT_ONCE_MS);
     for (const api of apis) expect(await status(api, firstKey, '/id/api/users/current')).toBe(200);
   }, 60_000);
 
@@ -168,9 +166,9 @@ describe('two API processes and the admin command', () => {
       headers: { authorization: `Bearer ${firstKey}` },
     });
     expect(revoked.status).toBe(204);
-    const elapsed = await within(1_000, [
+    const elapsed = await within(AT_ONCE_MS, [
       async () => (await status(other, created.last_token, '/id/api/users/current')) === 401,
     ]);
-    expect(elapsed).toBeLessThan(1_000);
+    expect(elapsed).toBeLessThan(AT_ONCE_MS);
   }, 60_000);
 });

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dereference } from '../../src/http/openapi-components.js';
 import { createTestContext, type TestContext, type TestUser, waitFor } from '../harness.js';
 
 let ctx: TestContext;
@@ -108,7 +109,7 @@ describe('Team-ID header', () => {
   );
 
   it('is documented on every API operation: a positive integer, absent or empty for the default team', async () => {
-    const document = (await ctx.request(null, { method: 'GET', url: '/openapi.json' })).json();
+    const document = dereference((await ctx.request(null, { method: 'GET', url: '/openapi.json' })).json());
     const operation = document.paths['/leads/api/lists'].get;
     const header = operation.parameters.find(
       (p: { in: string; name: string }) => p.in === 'header' && p.name === 'Team-ID',

@@ -1,5 +1,5 @@
 // The `leadflow` command's answers to a newcomer's mistakes, run as a real process (from the sources, via
-// tsx) against a test database: help and version, refused admin input, and start-up errors that read as
+// node with tsx's loader) against a test database: help and version, refused admin input, and start-up errors that read as
 // one configuration line instead of a stack trace.
 import { execFile } from 'node:child_process';
 import net from 'node:net';
@@ -10,7 +10,6 @@ import { version } from '../../src/version.js';
 import { createTestDatabase } from '../harness.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const tsx = path.join(root, 'node_modules/.bin/tsx');
 let database: { url: string; drop(): Promise<void> };
 
 type Result = { code: number; stdout: string; stderr: string };
@@ -18,8 +17,8 @@ type Result = { code: number; stdout: string; stderr: string };
 function leadflow(args: string[], extraEnv: Record<string, string> = {}): Promise<Result> {
   return new Promise((resolve) => {
     execFile(
-      tsx,
-      ['src/cli.ts', ...args],
+      process.execPath,
+      ['--import', 'tsx', 'src/cli.ts', ...args],
       {
         cwd: root,
         env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'warn', ...extraEnv },

@@ -5,6 +5,7 @@
 import Fastify from 'fastify';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dereference } from '../../src/http/openapi-components.js';
 import { openObjects, registerSchemaRules, unboundedIntegers } from '../../src/http/schema-rules.js';
 import { createTestContext, type TestContext, type TestUser } from '../harness.js';
 
@@ -106,7 +107,7 @@ beforeAll(async () => {
   bob = await ctx.createUser();
   await seed(alice);
   await seed(bob);
-  const document = (await ctx.request(null, { method: 'GET', url: '/openapi.json' })).json();
+  const document = dereference((await ctx.request(null, { method: 'GET', url: '/openapi.json' })).json());
   operations = Object.entries(document.paths as Record<string, Record<string, JsonSchema>>)
     .filter(([path]) => /^\/[a-z-]+\/(c1\/)?api\//.test(path))
     .flatMap(([path, methods]) =>

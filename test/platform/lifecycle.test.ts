@@ -7,6 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stopChild } from '../processes.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 let dataDir: string;
@@ -38,8 +39,12 @@ function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: st
 
 type Server = { child: ChildProcess; output: () => string; exited: Promise<number | null> };
 
+/** Every serve started, stopped after the tests even when one failed midway. */
+const servers: ChildProcess[] = [];
+
 async function startServe(): Promise<Server> {
   const child = spawn(process.execPath, ['bin/leadflow.js', 'serve'], { cwd: root, env: env() });
+  servers.push(child);
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
@@ -90,6 +95,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
+  await Promise.all(servers.map((child) => stopChild(child, 'SIGTERM', 30_000)));
   await fs.rm(dataDir, { recursive: true, force: true });
 });
 

@@ -1,22 +1,16 @@
 // With REDIS_URL, API processes share their rate-limit counters: two app instances (as two processes
 // would) against one real Redis server enforce one budget per key. `.ci/run` installs redis-server.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { createTestContext, type TestContext, type TestUser } from '../harness.js';
+import { stopChild, waitForOutput } from '../processes.js';
+import { hasPrograms, onPath } from '../system-programs.js';
 
-const REDIS = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((p) => existsSync(p));
-if (!REDIS) {
-  // Say it where a developer looks, not only in the list of skipped tests.
-  console.warn(
-    'Skipping the Redis rate-limit test: redis-server is not installed. Install it ' +
-      '(apt-get install redis-server, or run .ci/run) to run it.',
-  );
-}
+const REDIS = hasPrograms('the Redis rate-limit test', ['redis-server']) ? onPath('redis-server') : undefined;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -45,9 +39,7 @@ describe.skipIf(!REDIS)('rate limit shared through Redis (needs redis-server; .c
       '--appendonly',
       'no',
     ]);
-    await new Promise<void>((resolve) => {
-      redis.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('Ready to accept') && resolve());
-    });
+    await waitForOutput(redis, /Ready to accept/);
     ctx = await createTestContext();
     alice = await ctx.createUser();
     const config = { ...ctx.config, redisUrl: `redis://127.0.0.1:${port}`, rateLimitPerMinute: 4 };
@@ -67,7 +59,7 @@ describe.skipIf(!REDIS)('rate limit shared through Redis (needs redis-server; .c
   afterAll(async () => {
     for (const app of apps ?? []) await app.close();
     await ctx?.close();
-    redis?.kill();
+    await stopChild(redis);
   });
 
   it('counts one key\u2019s requests across both API instances', async () => {

@@ -4,6 +4,7 @@
 // each other method on the literal's path is a 405 whose Allow lists exactly that path's methods, and a
 // deeper path under the literal that no route has is a 404 - never a 422 about a malformed id.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dereference } from '../../src/http/openapi-components.js';
 import { createTestContext, type TestContext, type TestUser } from '../harness.js';
 
 type Paths = Record<string, Record<string, { summary?: string }>>;
@@ -44,8 +45,9 @@ function shadowingLiterals(all: string[]): Array<{ path: string; index: number }
 beforeAll(async () => {
   ctx = await createTestContext();
   alice = await ctx.createUser();
-  paths = ((await ctx.request(null, { method: 'GET', url: '/openapi.json' })).json() as { paths: Paths })
-    .paths;
+  paths = (
+    dereference((await ctx.request(null, { method: 'GET', url: '/openapi.json' })).json()) as { paths: Paths }
+  ).paths;
 });
 afterAll(() => ctx.close());
 

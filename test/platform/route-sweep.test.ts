@@ -2,6 +2,7 @@
 // 401, and no malformed or unexpected input - wrong body types, unknown records, junk query strings -
 // ever produces a 5xx. (Happy paths and team isolation are tested per module.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dereference } from '../../src/http/openapi-components.js';
 import { createTestContext, type TestContext, type TestUser } from '../harness.js';
 
 type Operation = { method: string; path: string; hasBody: boolean; statuses: string[]; public: boolean };
@@ -27,7 +28,7 @@ function fillPath(path: string, value: (name: string) => string): string {
 beforeAll(async () => {
   ctx = await createTestContext();
   alice = await ctx.createUser();
-  const document = (await ctx.request(null, { method: 'GET', url: '/openapi.json' })).json() as {
+  const document = dereference((await ctx.request(null, { method: 'GET', url: '/openapi.json' })).json()) as {
     paths: Record<
       string,
       Record<string, { requestBody?: unknown; responses: Record<string, unknown>; security?: unknown[] }>

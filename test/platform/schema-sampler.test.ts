@@ -13,6 +13,7 @@ import { generate } from 'json-schema-faker';
 import qs from 'qs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CUSTOM_FORMATS } from '../../src/http/formats.js';
+import { dereference } from '../../src/http/openapi-components.js';
 import { validationFailure, validatorCompiler } from '../../src/http/validation.js';
 import { createTestContext, type TestContext, type TestUser } from '../harness.js';
 
@@ -197,7 +198,7 @@ function isReferenceProblem(body: { error?: { data?: Record<string, unknown> }; 
 beforeAll(async () => {
   ctx = await createTestContext();
   alice = await ctx.createUser();
-  const document = (await ctx.request(null, { method: 'GET', url: '/openapi.json' })).json() as {
+  const document = dereference((await ctx.request(null, { method: 'GET', url: '/openapi.json' })).json()) as {
     paths: Record<
       string,
       Record<

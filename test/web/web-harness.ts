@@ -9,20 +9,20 @@ import { expect } from 'vitest';
 import { DEFAULT_WEB_DIR } from '../../src/http/web-app.js';
 import { guardLoopback } from '../../src/modules/browsers/chromium/test-guard.js';
 import { createTestContext, type TestContext, type TestUser } from '../harness.js';
-
-const chromiumPath = process.env.LEADFLOW_CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { chromiumPath, hasPrograms } from '../system-programs.js';
 
 /** Why browser tests cannot run here (printed once), or undefined when they can. */
 export const webTestsUnavailable: string | undefined = (() => {
-  if (!existsSync(chromiumPath))
-    return `Chromium not found at ${chromiumPath} (apt-get install chromium, or set LEADFLOW_CHROMIUM_PATH)`;
+  if (!hasPrograms('the web application browser tests', ['chromium'])) return 'no Chromium';
   // CI builds the app in npm ci (prepare); elsewhere a missing build skips with the command to run.
-  if (!existsSync(path.join(DEFAULT_WEB_DIR, 'index.html')) && !process.env.CI)
-    return 'the web application is not built (run npm run build)';
+  if (!existsSync(path.join(DEFAULT_WEB_DIR, 'index.html')) && !process.env.CI) {
+    process.stderr.write(
+      'skipping the web application browser tests: the web application is not built (run npm run build)\n',
+    );
+    return 'not built';
+  }
   return undefined;
 })();
-if (webTestsUnavailable)
-  process.stdout.write(`web application browser tests skipped: ${webTestsUnavailable}\n`);
 
 export type WebHarness = {
   ctx: TestContext;

@@ -23,7 +23,9 @@ let mail: MailSystem;
 const db = () => h.ctx.db;
 const team = () => h.user.teamId;
 
-describe.skipIf(!mailServersAvailable)('e-mail flows (engine, SMTP, Dovecot, IMAP sync)', () => {
+const MAIL = mailServersAvailable('the e-mail flow tests');
+
+describe.skipIf(!MAIL)('e-mail flows (engine, SMTP, Dovecot, IMAP sync)', () => {
   beforeAll(async () => {
     mail = await startMailSystem();
     h = await createEngineHarness({ env: MAIL_TEST_ENV });

@@ -1,7 +1,8 @@
 // Never twice, for real: a `leadflow worker` process is killed with SIGKILL in the middle of a run,
 // twice, and fresh workers finish the job. The sandbox network records every action it was asked for.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -14,22 +15,22 @@ import {
   makeSender,
 } from '../../../test/automation-factories.js';
 import { createTestContext, type TestContext, waitFor } from '../../../test/harness.js';
+import { spawnLeadflow, stopChild } from '../../../test/processes.js';
 
-const root = path.resolve(import.meta.dirname, '../../..');
-const tsx = path.join(root, 'node_modules/.bin/tsx');
 const CONTACTS = 150;
 
 let ctx: TestContext;
+let dataDir: string;
 const workers: ChildProcess[] = [];
 
 function startWorker(): ChildProcess {
-  const child = spawn(tsx, ['src/cli.ts', 'worker'], {
-    cwd: root,
+  // node itself (spawnLeadflow): the SIGKILL must reach the worker, not a wrapper process.
+  const child = spawnLeadflow(['worker'], {
     env: {
       ...process.env,
       DATABASE_URL: ctx.databaseUrl,
       LOG_LEVEL: 'silent',
-      LEADFLOW_DATA_DIR: path.join(os.tmpdir(), `leadflow-kill-${randomBytes(4).toString('hex')}`),
+      LEADFLOW_DATA_DIR: dataDir,
       LEADFLOW_SECRET_KEY: randomBytes(32).toString('base64'),
       LEADFLOW_ENGINE_POLL_INTERVAL_MS: '20',
       LEADFLOW_ENGINE_LEASE_MS: '1000',
@@ -51,10 +52,12 @@ async function sent(): Promise<number> {
 
 beforeAll(async () => {
   ctx = await createTestContext();
+  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'leadflow-kill-'));
 });
 afterAll(async () => {
-  for (const child of workers) if (child.exitCode === null) child.kill('SIGKILL');
+  await Promise.all(workers.map((child) => stopChild(child, 'SIGKILL')));
   await ctx.close();
+  await fs.rm(dataDir, { recursive: true, force: true });
 });
 
 describe('a worker killed mid-run', () => {
@@ -84,8 +87,7 @@ describe('a worker killed mid-run', () => {
     for (const after of [40, 140]) {
       const worker = startWorker();
       await waitFor(async () => (await sent()) >= after, 60_000, 20);
-      worker.kill('SIGKILL');
-      await new Promise((resolve) => worker.once('exit', resolve));
+      await stopChild(worker, 'SIGKILL');
     }
     startWorker();
     await waitFor(

@@ -2,11 +2,10 @@
 // export until its job is done.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { type TestContext, type TestUser, waitFor } from '../../../test/harness.js';
+import { makeTempDir } from '../../../test/temp-dirs.js';
 
 export const FIXTURES = path.resolve(import.meta.dirname, '../../../test/fixtures/csv');
 
@@ -14,8 +13,9 @@ export function fixture(name: string): Buffer {
   return readFileSync(path.join(FIXTURES, name));
 }
 
+/** A files directory for a test context, removed when the test file ends. */
 export function tempFilesDir(): Promise<string> {
-  return mkdtemp(path.join(os.tmpdir(), 'leadflow-files-'));
+  return makeTempDir('leadflow-files-');
 }
 
 export type Part = { name: string; content: Buffer | string; filename?: string; contentType?: string };

@@ -2,16 +2,15 @@
 // 40,000-row import (eight 5,000-row chunks, killed after the second); a fresh worker process takes the job over and finishes it. Every row must be
 // counted exactly once and no contact written twice: a run that started over, or a chunk committed
 // without its checkpoint, would show up as extra duplicates or extra contacts.
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext, type TestUser, waitFor } from '../../../test/harness.js';
+import { spawnLeadflow, stopChild } from '../../../test/processes.js';
 import { expectAccounted, startImport, tempFilesDir, uploadOk } from './files.test-support.js';
 
 // Large enough that the kill lands mid-file with chunks both behind and ahead of it; import speed
 // at 1,000,000 rows is `npm run bench -- files`.
 const ROWS = 40_000;
-const ROOT = path.resolve(import.meta.dirname, '../../..');
 
 let ctx: TestContext;
 let user: TestUser;
@@ -24,7 +23,7 @@ beforeAll(async () => {
   user = await ctx.createUser();
 });
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  await Promise.all(children.map((child) => stopChild(child, 'SIGKILL')));
   await ctx.close();
 });
 
@@ -41,8 +40,7 @@ const ERRORS = ROWS / 1000;
 const BLACKLISTED = ROWS / 2000;
 
 function startWorkerProcess(): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'worker'], {
-    cwd: ROOT,
+  const child = spawnLeadflow(['worker'], {
     env: {
       ...process.env,
       DATABASE_URL: ctx.databaseUrl,

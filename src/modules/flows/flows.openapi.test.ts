@@ -2,6 +2,7 @@
 // request bodies and success responses, nested objects and list items included.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../../test/harness.js';
+import { dereference } from '../../http/openapi-components.js';
 
 type Schema = {
   $ref?: string;
@@ -29,7 +30,9 @@ afterAll(() => ctx.close());
 
 describe('OpenAPI document of the flows area', () => {
   it('describes every parameter and every field of bodies and success responses', async () => {
-    const document = (await ctx.request(null, { method: 'GET', url: '/openapi.json' })).json() as {
+    const document = dereference(
+      (await ctx.request(null, { method: 'GET', url: '/openapi.json' })).json(),
+    ) as {
       paths: Record<string, Record<string, Operation>>;
       components?: { schemas?: Record<string, Schema> };
     };

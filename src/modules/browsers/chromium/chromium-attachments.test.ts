@@ -10,6 +10,7 @@ import { makeSender } from '../../../../test/automation-factories.js';
 import { makeLeads, makeList } from '../../../../test/factories.js';
 import { createTestContext, type TestContext, type TestUser } from '../../../../test/harness.js';
 import { type Replica, startReplica } from '../../../../test/linkedin-replica/replica.js';
+import { hasPrograms } from '../../../../test/system-programs.js';
 import { PDF_BYTES } from '../../../../test/zip.js';
 import { linkedInMessageDeps, secretBoxOf } from '../../../deps.js';
 import { createAttachmentFiles } from '../../attachments/attachment-files.js';
@@ -21,7 +22,12 @@ import { createChromiumDriver } from './chromium-driver.js';
 import { createSeatBrowsers, type SeatBrowsers } from './seat-browsers.js';
 import { guardLoopback } from './test-guard.js';
 
-describe('LinkedIn message attachments through a chromium seat', { timeout: 120_000 }, () => {
+const CHROMIUM = hasPrograms('the Chromium attachment tests', ['chromium']);
+
+describe('LinkedIn message attachments through a chromium seat', {
+  skip: !CHROMIUM,
+  timeout: 120_000,
+}, () => {
   let ctx: TestContext;
   let user: TestUser;
   let replica: Replica;

@@ -1,13 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../../../test/harness.js';
 import { type Replica, startReplica } from '../../../../test/linkedin-replica/replica.js';
+import { hasPrograms } from '../../../../test/system-programs.js';
 import type { ActionRequest, ActionType, ChannelDriver } from '../../engine/drivers/driver.js';
 import type { LinkedInReader } from '../../engine/drivers/reader.js';
 import { createChromiumDriver, createChromiumReader } from './chromium-driver.js';
 import { openReplicaSeat, type ReplicaSeat } from './replica-seat.test-support.js';
 import { guardLoopback } from './test-guard.js';
 
-describe('the Chromium driver against the LinkedIn replica', { timeout: 120_000 }, () => {
+const CHROMIUM = hasPrograms('the Chromium driver tests', ['chromium']);
+
+describe('the Chromium driver against the LinkedIn replica', { skip: !CHROMIUM, timeout: 120_000 }, () => {
   let ctx: TestContext;
   let replica: Replica;
   let seat: ReplicaSeat;

@@ -8,13 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enroll, makeContacts, makeFlow, makeSender } from '../../../../test/automation-factories.js';
 import { createEngineHarness, type EngineHarness } from '../../../../test/engine-harness.js';
 import { type Replica, startReplica } from '../../../../test/linkedin-replica/replica.js';
+import { hasPrograms } from '../../../../test/system-programs.js';
 import { secretBoxOf } from '../../../deps.js';
 import { saveSession } from '../seat-session.js';
 import { createChromiumDriver } from './chromium-driver.js';
 import { createSeatBrowsers, type SeatBrowsers } from './seat-browsers.js';
 import { guardLoopback } from './test-guard.js';
 
-describe('a flow on a chromium seat', { timeout: 180_000 }, () => {
+const CHROMIUM = hasPrograms('the chromium-seat flow test', ['chromium']);
+
+describe('a flow on a chromium seat', { skip: !CHROMIUM, timeout: 180_000 }, () => {
   let h: EngineHarness;
   let replica: Replica;
   let browsers: SeatBrowsers;

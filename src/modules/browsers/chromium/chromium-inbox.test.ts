@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLeads, makeList } from '../../../../test/factories.js';
 import { createTestContext, type TestContext } from '../../../../test/harness.js';
 import { type Replica, startReplica } from '../../../../test/linkedin-replica/replica.js';
+import { hasPrograms } from '../../../../test/system-programs.js';
 import { linkedInMessageDeps } from '../../../deps.js';
 import { newId } from '../../../lib/ids.js';
 import { createInboxRegistry } from '../../engine/drivers/registry.js';
@@ -10,7 +11,9 @@ import { createChromiumInbox } from './chromium-driver.js';
 import { openReplicaSeat, type ReplicaSeat } from './replica-seat.test-support.js';
 import { guardLoopback } from './test-guard.js';
 
-describe('the Chromium inbox against the LinkedIn replica', { timeout: 120_000 }, () => {
+const CHROMIUM = hasPrograms('the Chromium inbox tests', ['chromium']);
+
+describe('the Chromium inbox against the LinkedIn replica', { skip: !CHROMIUM, timeout: 120_000 }, () => {
   let ctx: TestContext;
   let replica: Replica;
   let seat: ReplicaSeat;

@@ -6,12 +6,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSender } from '../../../../test/automation-factories.js';
 import { createTestContext, type TestContext } from '../../../../test/harness.js';
+import { hasPrograms } from '../../../../test/system-programs.js';
 import { secretBoxOf } from '../../../deps.js';
 import { loadSession } from '../seat-session.js';
 import { createSeatBrowsers, type SeatBrowsers, SeatBusyError, seatProfileDir } from './seat-browsers.js';
 import { guardLoopback } from './test-guard.js';
 
-describe('seat browsers', { timeout: 120_000 }, () => {
+const CHROMIUM = hasPrograms('the seat browser tests', ['chromium']);
+
+describe('seat browsers', { skip: !CHROMIUM, timeout: 120_000 }, () => {
   let ctx: TestContext;
   let server: http.Server;
   let base: string;

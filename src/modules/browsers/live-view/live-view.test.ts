@@ -12,12 +12,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSender } from '../../../../test/automation-factories.js';
 import { createTestContext, type TestContext, type TestUser, waitFor } from '../../../../test/harness.js';
 import { type Replica, startReplica } from '../../../../test/linkedin-replica/replica.js';
+import { hasPrograms } from '../../../../test/system-programs.js';
 import { seatBrowsersOf } from '../../../deps.js';
 import { systemClock } from '../../../lib/clock.js';
 import { type SeatBrowsers, SeatBusyError } from '../chromium/seat-browsers.js';
 import { guardLoopback } from '../chromium/test-guard.js';
 
-describe('the public login link', { timeout: 120_000 }, () => {
+const CHROMIUM = hasPrograms('the login link tests', ['chromium']);
+
+describe('the public login link', { skip: !CHROMIUM, timeout: 120_000 }, () => {
   let ctx: TestContext;
   let replica: Replica;
   let user: TestUser;

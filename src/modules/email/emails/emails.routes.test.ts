@@ -19,7 +19,9 @@ let bob: TestUser;
 
 type Account = { email: string; password: string };
 
-describe.skipIf(!mailServersAvailable)('e-mails API (send-email through SMTP into Dovecot)', () => {
+const MAIL = mailServersAvailable('the e-mails API tests');
+
+describe.skipIf(!MAIL)('e-mails API (send-email through SMTP into Dovecot)', () => {
   let mailbox: { uuid: string; email: string; sender_profile_uuid: string };
   let account: Account;
 

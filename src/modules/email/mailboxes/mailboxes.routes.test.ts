@@ -14,7 +14,9 @@ let mail: MailSystem;
 let alice: TestUser;
 let bob: TestUser;
 
-describe.skipIf(!mailServersAvailable)('mailboxes (Dovecot and an SMTP server on loopback)', () => {
+const MAIL = mailServersAvailable('the mailbox tests');
+
+describe.skipIf(!MAIL)('mailboxes (Dovecot and an SMTP server on loopback)', () => {
   beforeAll(async () => {
     mail = await startMailSystem({ oauth: true });
     const oauth = mail.oauth!;

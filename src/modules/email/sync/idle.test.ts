@@ -20,7 +20,9 @@ let ctx: TestContext;
 let mail: MailSystem;
 let alice: TestUser;
 
-describe.skipIf(!mailServersAvailable)('mailbox sync with IMAP IDLE (Dovecot)', () => {
+const MAIL = mailServersAvailable('the IMAP IDLE tests');
+
+describe.skipIf(!MAIL)('mailbox sync with IMAP IDLE (Dovecot)', () => {
   beforeAll(async () => {
     mail = await startMailSystem();
     ctx = await createTestContext({ env: { ...MAIL_TEST_ENV, LEADFLOW_EMAIL_SYNC_POLL_SECONDS: '3600' } });
