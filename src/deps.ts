@@ -76,6 +76,7 @@ import { createPipelineStagesService } from './modules/pipeline-stages/pipeline-
 import { createSendersService } from './modules/senders/senders.service.js';
 import { tagJobHandlers } from './modules/tags/tags.jobs.js';
 import { createTagsService } from './modules/tags/tags.service.js';
+import { createTasksRunner } from './modules/tasks/tasks.create-many.js';
 import { taskMassMoveRunner } from './modules/tasks/tasks.mass-moves.js';
 import { cancelManualTasksOfLeads } from './modules/tasks/tasks.repository.js';
 import { createTasksService } from './modules/tasks/tasks.service.js';
@@ -348,6 +349,7 @@ export function createJobCatalog(services: Services, deps: ServiceDeps): JobHand
         leadMassActionRunner({ db: deps.db, config: deps.config }),
         companyMassActionRunner({ db: deps.db, config: deps.config }),
         taskMassMoveRunner({ db: deps.db, config: deps.config }),
+        createTasksRunner({ db: deps.db, config: deps.config }),
       ],
     }),
     ...linkedInMessageJobHandlers(linkedInMessageDeps(deps)),
