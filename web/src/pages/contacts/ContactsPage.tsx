@@ -1,13 +1,14 @@
 // Contacts: a server-paged, virtualised table of every contact of the team, searchable and sortable,
 // with a column chooser; "New contact" creates one in a list.
-import { Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
+import { Link } from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
 import { api, call } from '../../api';
 import { ColumnChooser } from '../../ui/ColumnChooser';
 import { useStoredState } from '../../ui/useStoredState';
-import { type Sort, VirtualTable } from '../../ui/VirtualTable';
+import { type CellMeta, type Sort, VirtualTable } from '../../ui/VirtualTable';
 import { type Contact, contactName } from './contact';
 import { NewContactButton } from './NewContactButton';
 
@@ -15,7 +16,18 @@ const SORTABLE = ['name', 'company_name', 'created_at', 'updated_at'] as const;
 type SortField = (typeof SORTABLE)[number];
 
 const COLUMNS: (ColumnDef<Contact> & { id: string; header: string })[] = [
-  { id: 'name', header: 'Name', accessorFn: contactName },
+  {
+    id: 'name',
+    header: 'Name',
+    accessorFn: contactName,
+    meta: {
+      render: (c) => (
+        <Anchor renderRoot={(props) => <Link {...props} to="/contacts/$uuid" params={{ uuid: c.uuid }} />}>
+          {contactName(c)}
+        </Anchor>
+      ),
+    } satisfies CellMeta<Contact>,
+  },
   { id: 'position', header: 'Position', accessorFn: (c) => c.position },
   { id: 'company_name', header: 'Company', accessorFn: (c) => c.company_name },
   { id: 'email', header: 'E-mail', accessorFn: (c) => c.work_email ?? c.personal_email },
