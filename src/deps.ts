@@ -252,11 +252,16 @@ export function createServices(deps: ServiceDeps) {
   const webhooks = createWebhooksService(deps);
   const files = createFilesService({ db: deps.db, config: deps.config, clock: deps.clock });
   const senders = createSendersService({ db: deps.db, clock: deps.clock });
+  const llm = llmClientOf(deps.config);
   const flows = createFlowsModule({
     db: deps.db,
     references: { ai_template: selectExistingAiTemplateUuids },
+    preview: {
+      renderer: createTemplateRenderer({ llm }),
+      sandbox: deps.config.sandbox,
+      engine: deps.config.engine,
+    },
   });
-  const llm = llmClientOf(deps.config);
   const aiTemplates = createAiTemplatesService({ db: deps.db, llm });
   const tasks = createTasksService({ db: deps.db, config: deps.config, clock: deps.clock });
   const browsers = createBrowsersService({
