@@ -1,6 +1,7 @@
 // The CRM pages in a real browser: a contact edited in place (fields, an API refusal next to its field,
 // list, stage, tags, a custom field), notes (stored markup shown as text), flows (add, remove) and the
 // timeline; a company page - with axe-core on each page.
+import { sql } from 'kysely';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeFlow } from '../automation-factories.js';
@@ -41,6 +42,17 @@ describe.skipIf(webTestsUnavailable)(
         created.data?.[0]?.uuid ??
         (await api('POST', '/leads/api/leads/search', { filter: { q: 'ada' } })).data[0].uuid;
       await api('POST', '/leads/api/notes', { object: 'lead', object_uuid: ada, note: XSS });
+      await api('POST', '/leads/api/leads', {
+        list_uuid: lists.Prospects,
+        leads: [
+          { first_name: 'Alan', last_name: 'Turing', email: 'alan@example.test' },
+          { first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.test' },
+        ],
+      });
+      await api('POST', '/leads/api/leads', {
+        list_uuid: lists.Customers,
+        leads: [{ first_name: 'Edsger', last_name: 'Dijkstra', email: 'edsger@example.test' }],
+      });
       company = (
         await api('POST', '/leads/api/companies', {
           companies: [{ name: 'Engines', domain: 'engines.test' }],
@@ -132,6 +144,58 @@ describe.skipIf(webTestsUnavailable)(
         })
         .toBe('Robotics');
       await expectAccessible(page, 'company page');
+    });
+
+    it('filters the table with the builder and tags all that match after stating the count', async () => {
+      await page.getByRole('link', { name: 'Contacts' }).click();
+      const table = page.getByRole('table', { name: 'Contacts' });
+      await table.getByRole('cell', { name: 'Edsger Dijkstra', exact: true }).waitFor();
+      await page.getByRole('button', { name: 'Add filter' }).click();
+      await page.getByRole('textbox', { name: 'Field of filter 1' }).click();
+      await page.getByRole('option', { name: 'List', exact: true }).click();
+      await page.getByRole('textbox', { name: 'Value of filter 1' }).click();
+      await page.getByRole('option', { name: 'Prospects' }).click();
+      await page.keyboard.press('Escape');
+      await expect.poll(() => table.getByRole('row').count()).toBe(3);
+      await table.getByRole('cell', { name: 'Alan Turing', exact: true }).waitFor();
+      await expectAccessible(page, 'contacts with a filter');
+
+      await page.getByRole('button', { name: 'Select all 2 that match' }).click();
+      await page.getByRole('button', { name: 'Actions on 2 contacts' }).click();
+      await page.getByRole('menuitem', { name: 'Add tags' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Add tags' });
+      await dialog.getByRole('textbox', { name: 'Tags' }).click();
+      await page.getByRole('option', { name: 'VIP' }).click();
+      await dialog.getByText('Add tags on 2 contacts.').waitFor();
+      await dialog.getByRole('button', { name: 'Apply to 2 contacts' }).click();
+      await page.getByText('Add tags: 2 changed.').waitFor();
+      const tagged = await web.ctx.db
+        .selectFrom('leads')
+        .select('first_name')
+        .where('team_id', '=', web.owner.teamId)
+        .where(sql<boolean>`cardinality(tags) > 0`)
+        .orderBy('first_name')
+        .execute();
+      expect(tagged.map((r) => r.first_name)).toEqual(['Ada', 'Alan', 'Grace']);
+
+      await page.getByRole('textbox', { name: 'Operator of filter 1' }).click();
+      await page.getByRole('option', { name: 'is none of' }).click();
+      await expect.poll(() => table.getByRole('row').count()).toBe(3);
+      await table.getByRole('cell', { name: 'Edsger Dijkstra', exact: true }).waitFor();
+    });
+
+    it('deletes a selected contact after confirming', async () => {
+      await page.getByRole('button', { name: 'Clear filters' }).click();
+      const table = page.getByRole('table', { name: 'Contacts' });
+      await expect.poll(() => table.getByRole('row').count()).toBe(5);
+      await page.getByRole('checkbox', { name: 'Select Edsger Dijkstra' }).check();
+      await page.getByRole('button', { name: 'Actions on 1 contact' }).click();
+      await page.getByRole('menuitem', { name: 'Delete' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Delete' });
+      await dialog.getByText('Delete 1 contact? This cannot be undone.').waitFor();
+      await dialog.getByRole('button', { name: 'Delete 1 contact' }).click();
+      await expect.poll(() => table.getByRole('row').count()).toBe(4);
+      expect(await table.getByRole('cell', { name: 'Edsger Dijkstra', exact: true }).count()).toBe(0);
     });
   },
 );
