@@ -44,6 +44,7 @@ export const CreateTrackingDomainBody = Type.Object(
     domain: Type.String({
       minLength: 4,
       maxLength: 253,
+      pattern: '^\\s*(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]{2,63}\\.?\\s*$',
       description: 'A host of your domain (track.example.com) whose CNAME you point at cname_target',
     }),
   },
