@@ -206,3 +206,28 @@ describe('AI templates CRUD', () => {
     expect(flat.json().data.map((t: { name: string }) => t.name)).toEqual(['C comment']);
   });
 });
+
+describe('the AI API paths of templates', () => {
+  it('serve the same templates under /ai/api/templates and the variables at /ai/api/variables', async () => {
+    const created = await ctx.request(alice, {
+      method: 'POST',
+      url: '/ai/api/templates',
+      payload: { name: 'Via the AI API', type: 'message', is_public: 1, body: 'Hi {{first_name}}' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const uuid = created.json().uuid as string;
+    const documented = await ctx.request(alice, { method: 'GET', url: `${URL}/${uuid}` });
+    expect(documented.json()).toMatchObject({ uuid, name: 'Via the AI API' });
+    const listed = await ctx.request(alice, { method: 'GET', url: '/ai/api/templates?limit=100' });
+    expect(listed.json().data.map((t: { uuid: string }) => t.uuid)).toContain(uuid);
+    expect((await ctx.request(bob, { method: 'GET', url: `/ai/api/templates/${uuid}` })).statusCode).toBe(
+      404,
+    );
+    const variables = await ctx.request(alice, { method: 'GET', url: '/ai/api/variables' });
+    expect(variables.statusCode).toBe(200);
+    expect(variables.json().map((v: { name: string }) => v.name)).toContain('first_name');
+    expect(
+      (await ctx.request(alice, { method: 'DELETE', url: `/ai/api/templates/${uuid}` })).statusCode,
+    ).toBe(204);
+  });
+});

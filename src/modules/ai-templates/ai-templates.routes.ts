@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { type PathAlias, withAliases } from '../../http/aliases.js';
 import { authOf } from '../../http/auth.js';
 import { errorResponse } from '../../http/openapi.js';
 import { NoContent, UuidParams } from '../../http/schemas.js';
@@ -15,10 +16,22 @@ import {
 } from './ai-templates.schemas.js';
 import type { AiTemplatesService } from './ai-templates.service.js';
 
+/** The hosted service's AI API paths of the same templates (used by the hosted MCP server). */
+const ALIASES: PathAlias[] = [
+  { path: '/flows/api/ai-templates', alias: '/ai/api/templates', operationSuffix: 'Ai' },
+  {
+    path: '/flows/api/ai-templates/variables',
+    alias: '/ai/api/variables',
+    method: 'GET',
+    operationSuffix: 'AiVariables',
+  },
+];
+
 export const aiTemplatesRoutes: FastifyPluginAsyncTypebox<{ aiTemplates: AiTemplatesService }> = async (
-  app,
+  instance,
   { aiTemplates },
 ) => {
+  const app = withAliases(instance, ALIASES);
   const tags = ['AI templates'];
 
   app.get(
