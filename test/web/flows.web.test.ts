@@ -128,6 +128,23 @@ describe.skipIf(webTestsUnavailable)('web application: flows and the builder', {
     await page.getByRole('option', { name: /Sandy/ }).click();
     await page.keyboard.press('Escape');
 
+    // The template editor completes variables and renders the text for a contact of the flow.
+    await page.getByRole('button', { name: 'Step 5: LinkedIn message', exact: true }).click();
+    const step = page.getByRole('region', { name: 'Step 5: LinkedIn message' });
+    const text = step.getByRole('textbox', { name: 'Text' });
+    await text.click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' {{fir');
+    await page
+      .getByRole('option', { name: /first_name/ })
+      .first()
+      .click();
+    await page.keyboard.type('}} {{nope}}');
+    await step.getByText(/Not a variable: nope/).waitFor();
+    await step.getByText(/For Robin/).waitFor();
+    await expectAccessible(page, 'template editor');
+    for (let i = 0; i < 9; i += 1) await page.keyboard.press('Backspace');
+
     // The unsaved draft is what the preview runs.
     await page.getByRole('button', { name: 'What will happen' }).click();
     const drawer = page.getByRole('dialog', { name: 'What will happen' });
