@@ -1,9 +1,10 @@
 import { Type } from 'typebox';
+import { FilterObject } from '../../http/filter-schema.js';
 import { DateTime, Envelope, Id, Int32, ListQuery, Nullable, TimeZone, Uuid } from '../../http/schemas.js';
 import { BulkOperation } from '../bulk-operations/bulk-operations.schemas.js';
 import { SENDER_ACTION_TYPES } from '../senders/sender-limits.js';
 import { GROUP_FIELDS } from './tasks.counts.js';
-import { MANUAL_TASK_TYPES, TASK_STATUSES, taskFilterFields, taskSort } from './tasks.filter.js';
+import { MANUAL_TASK_TYPES, TASK_STATUSES, taskFilter, taskFilterFields, taskSort } from './tasks.filter.js';
 
 const filterKeys = Object.keys(taskFilterFields);
 
@@ -60,6 +61,9 @@ export const TaskPage = Envelope(Task);
 
 export const TasksQuery = ListQuery(taskSort, filterKeys);
 
+/** Task types whose text is the message to send (tasks.service.ts). */
+export const NEEDS_TEXT = ['linkedin_send_message', 'linkedin_send_inmail'];
+
 export const CreateTaskBody = Type.Object(
   {
     lead_uuid: Uuid('The contact (one of your team\u2019s)'),
@@ -106,6 +110,19 @@ export const CreateTaskBody = Type.Object(
   },
   {
     additionalProperties: false,
+    // Messages and InMails (the default type is a message) need their text: text or payload.template.
+    anyOf: [
+      { required: ['type'], properties: { type: { not: { enum: NEEDS_TEXT } } } },
+      { required: ['text'], properties: { text: { pattern: '\\S' } } },
+      {
+        required: ['payload'],
+        properties: {
+          payload: { anyOf: [{ required: ['template'], properties: { template: { pattern: '\\S' } } }] },
+        },
+      },
+    ],
+    'x-message': `is required for ${NEEDS_TEXT.join(' and ')} tasks (the message to send; or payload.template)`,
+    'x-fields': ['text'],
     examples: [
       {
         lead_uuid: '0190f1c2-7a3b-7c00-8a00-00000000a001',
@@ -156,17 +173,17 @@ const selectionDescription =
 export const MassMoveBody = Type.Object(
   {
     uuids: Type.Optional(Type.Array(Uuid(), { maxItems: 100_000, description: 'Task UUIDs' })),
-    filter: Type.Optional(
-      Nullable(
-        Type.Record(Type.String(), Type.Unknown(), {
-          description: `Task filter; keys: ${filterKeys.join(', ')}`,
-        }),
-      ),
-    ),
+    filter: Type.Optional(Nullable(FilterObject(taskFilter, `Task filter; keys: ${filterKeys.join(', ')}`))),
   },
   {
     additionalProperties: false,
     description: selectionDescription,
+    anyOf: [
+      { required: ['uuids'] },
+      { required: ['filter'], properties: { filter: { not: { type: 'null' }, minProperties: 1 } } },
+    ],
+    'x-message': 'or a non-empty filter is required: say which tasks',
+    'x-fields': ['uuids'],
     examples: [
       { uuids: ['0190f1c2-7a3b-7c00-8a00-00000000c001'] },
       { filter: { automation: 'manual', status: 'in_progress' } },

@@ -19,6 +19,7 @@ import {
 } from './tasks.mass-moves.js';
 import { applyMove, MOVES, movable } from './tasks.moves.js';
 import * as repo from './tasks.repository.js';
+import { NEEDS_TEXT as NEEDS_TEXT_TYPES } from './tasks.schemas.js';
 import { senderTimeline, teamTimeline } from './tasks.timeline.js';
 
 type Actor = { teamId: number; userId: number };
@@ -36,7 +37,7 @@ export type CreateTaskInput = {
 };
 
 /** Types whose to-do is pointless without a text. */
-const NEEDS_TEXT = new Set(['linkedin_send_message', 'linkedin_send_inmail']);
+const NEEDS_TEXT = new Set<string>(NEEDS_TEXT_TYPES);
 
 export function createTasksService(deps: {
   db: Database;
