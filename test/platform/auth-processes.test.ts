@@ -70,7 +70,12 @@ async function status(api: Api, key: string, url: string, teamId?: number): Prom
   return (await fetch(`${api.base}${url}`, { headers })).status;
 }
 
-/** Milliseconds until every check passes; fails after `limitMs`. */
+/**
+ * Milliseconds until every check passes; fails after `limitMs`. Changes arrive by NOTIFY at once; the
+ * bound allows for request latency on a loaded two-core machine (the key cache lives a minute here,
+ * so a change that missed NOTIFY would still fail it).
+ */
+const AT_ONCE_MS = 3_000;
 async function within(limitMs: number, checks: Array<() => Promise<boolean>>): Promise<number> {
   const started = Date.now();
   for (;;) {
@@ -121,14 +126,14 @@ describe('two API processes and the admin command', () => {
   it('after add-member, every key of the user sees the new team in both processes at once', async () => {
     await admin(['add-member', '--email', email, '--team-id', '1']);
     const elapsed = await within(
-      1_000,
+      AT_ONCE_MS,
       apis.flatMap((api) =>
         [firstKey, secondKey].map(
           (key) => async () => (await status(api, key, '/leads/api/lists', 1)) === 200,
         ),
       ),
     );
-    expect(elapsed).toBeLessThan(1_000);
+    expect(elapsed).toBeLessThan(AT_ONCE_MS);
     expect(teamId).not.toBe(1);
   }, 60_000);
 
@@ -139,10 +144,10 @@ describe('two API processes and the admin command', () => {
     const second = keys.data.find((key) => key.name === 'second')!;
     await admin(['revoke-api-key', '--id', String(second.id)]);
     const elapsed = await within(
-      1_000,
+      AT_ONCE_MS,
       apis.map((api) => async () => (await status(api, secondKey, '/id/api/users/current')) === 401),
     );
-    expect(elapsed).toBeLessThan(1_000);
+    expect(elapsed).toBeLessThan(AT_ONCE_MS);
     for (const api of apis) expect(await status(api, firstKey, '/id/api/users/current')).toBe(200);
   }, 60_000);
 
@@ -161,9 +166,9 @@ describe('two API processes and the admin command', () => {
       headers: { authorization: `Bearer ${firstKey}` },
     });
     expect(revoked.status).toBe(204);
-    const elapsed = await within(1_000, [
+    const elapsed = await within(AT_ONCE_MS, [
       async () => (await status(other, created.last_token, '/id/api/users/current')) === 401,
     ]);
-    expect(elapsed).toBeLessThan(1_000);
+    expect(elapsed).toBeLessThan(AT_ONCE_MS);
   }, 60_000);
 });

@@ -12,6 +12,7 @@ import {
 } from '@tanstack/react-router';
 import { ApiError } from './api';
 import { AppLayout } from './layout/AppLayout';
+import { recordRoutes } from './pages/contacts/routes';
 import { flowRoutes } from './pages/flows/routes';
 import { inboxRoutes } from './pages/inbox/routes';
 import { taskRoutes } from './pages/tasks/routes';
@@ -114,6 +115,7 @@ const routeTree = rootRoute.addChildren([
     ...flowRoutes(appRoute),
     taskRoutes(appRoute),
     inboxRoutes(appRoute),
+    ...recordRoutes(appRoute),
   ]),
 ]);
 

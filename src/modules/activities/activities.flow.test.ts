@@ -8,7 +8,9 @@ import { createEngineHarness, type EngineHarness } from '../../../test/engine-ha
 let h: EngineHarness;
 
 beforeAll(async () => {
-  h = await createEngineHarness({ env: { LEADFLOW_SANDBOX_REPLY_RATE: '1' } });
+  // Enrolled through the API, whose statements stamp the database's time: the engine's clock starts
+  // there too (from the harness's fixed date it would walk months in 6-hour idle steps to reach it).
+  h = await createEngineHarness({ start: new Date(), env: { LEADFLOW_SANDBOX_REPLY_RATE: '1' } });
 });
 afterAll(() => h.close());
 

@@ -4,6 +4,7 @@ import type { Database } from '../../db/database.js';
 import { AppError, invalidField, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { envelope, type PageParams, resolvePage } from '../../lib/pagination.js';
+import { requireAttachments } from '../attachments/attachments.service.js';
 import type { LlmClient } from '../llm/llm-client.js';
 import { checkTemplate } from '../templates/render/render.js';
 import { buildScope } from '../templates/render/scope.js';
@@ -128,6 +129,7 @@ export function createAiTemplatesService(deps: { db: Database; llm: LlmClient })
 
     async createAiTemplate(reader: repo.Reader, input: CreateInput) {
       assertTemplatesParse(input);
+      if (input.attachments) await requireAttachments(db, reader.teamId, input.attachments);
       const row = await repo.insertAiTemplate(db, {
         ...columnsOf(input),
         name: input.name.trim(),
@@ -141,6 +143,7 @@ export function createAiTemplatesService(deps: { db: Database; llm: LlmClient })
 
     async updateAiTemplate(reader: repo.Reader, uuid: string, input: UpdateInput) {
       assertTemplatesParse(input);
+      if (input.attachments) await requireAttachments(db, reader.teamId, input.attachments);
       const columns = columnsOf(input);
       const row =
         Object.keys(columns).length > 0

@@ -301,6 +301,42 @@ describe('flow status machine', () => {
     expect(missingName.json().error.data).toHaveProperty('name');
   });
 
+  it('clones by path and lists by body, the forms the hosted MCP server sends', async () => {
+    const flow = await createFlow(ctx, alice, { description: 'by path' });
+    const res = await ctx.request(alice, {
+      method: 'POST',
+      url: `/flows/api/flows/${flow.uuid}/clone`,
+      payload: { name: 'Path copy' },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ name: 'Path copy', status: 'off', description: 'by path' });
+    const foreign = await ctx.request(bob, {
+      method: 'POST',
+      url: `/flows/api/flows/${flow.uuid}/clone`,
+      payload: { name: 'Stolen' },
+    });
+    expect(foreign.statusCode).toBe(404);
+    const extra = await ctx.request(alice, {
+      method: 'POST',
+      url: `/flows/api/flows/${flow.uuid}/clone`,
+      payload: { name: 'x', flow_uuid: flow.uuid },
+    });
+    expect(extra.statusCode).toBe(422);
+    const listed = await ctx.request(alice, {
+      method: 'POST',
+      url: '/flows/api/flows/list',
+      payload: {
+        filter: { uuid: [flow.uuid, res.json().uuid] },
+        limit: 10,
+        order_field: 'created_at',
+        order_type: 'asc',
+      },
+    });
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(listed.json().data.map((f: { name: string }) => f.name)).toEqual(['Outreach', 'Path copy']);
+    expect(listed.json().total).toBe(2);
+  });
+
   it('warns when the flow cannot do its work', async () => {
     const flow = await createFlow(ctx, alice);
     expect(flow.warnings.map((w) => w.code)).toEqual(['no_action_node']);

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { ScheduleInput, ScheduleSchema } from '../../http/schedule.schemas.js';
-import { DateTime, Envelope, ListQuery, Nullable, Uuid } from '../../http/schemas.js';
+import { DateTime, Envelope, ListQuery, Nullable, SearchBody, Uuid } from '../../http/schemas.js';
 import { flowFilterFields, flowSort } from './flows.repository.js';
 import { TreeFields } from './versions/versions.schemas.js';
 
@@ -128,16 +128,22 @@ export const UpdateFlowBody = Type.Object(
 );
 export type UpdateFlowBody = Static<typeof UpdateFlowBody>;
 
+const cloneProperties = { name, flow_workspace_uuid: Type.Optional(workspace) };
+
 export const CloneFlowBody = Type.Object(
-  {
-    flow_uuid: Uuid('The flow to copy'),
-    name,
-    flow_workspace_uuid: Type.Optional(workspace),
-  },
+  { flow_uuid: Uuid('The flow to copy'), ...cloneProperties },
   {
     additionalProperties: false,
     examples: [{ flow_uuid: '0190f000-0000-7000-8000-000000000002', name: 'DACH CTO Outreach (copy)' }],
   },
 );
+
+/** POST /flows/api/flows/{flowUuid}/clone: the flow to copy is the path's. */
+export const CloneFlowByPathBody = Type.Object(cloneProperties, {
+  additionalProperties: false,
+  examples: [{ name: 'DACH CTO Outreach (copy)' }],
+});
+
+export const FlowsListBody = SearchBody(flowSort, Object.keys(flowFilterFields));
 
 export const FlowParams = Type.Object({ flowUuid: Uuid('Flow UUID') });
