@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
 import { FilterObject } from '../../http/filter-schema.js';
 import {
-  atLeastOne,
   DateTime,
   Envelope,
   Id,
@@ -17,6 +16,7 @@ import { ContactSelection } from '../leads/leads-bulk.schemas.js';
 import { SENDER_ACTION_TYPES } from '../senders/sender-limits.js';
 import { GROUP_FIELDS } from './tasks.counts.js';
 import { MANUAL_TASK_TYPES, TASK_STATUSES, taskFilter, taskFilterFields, taskSort } from './tasks.filter.js';
+import { NEEDS_TEXT, TEXT_RULE, WHICH_TASKS } from './tasks.rules.js';
 
 const filterKeys = Object.keys(taskFilterFields);
 
@@ -73,9 +73,6 @@ export const TaskPage = Envelope(Task);
 
 export const TasksQuery = ListQuery(taskSort, filterKeys);
 
-/** Task types whose text is the message to send (tasks.service.ts). */
-export const NEEDS_TEXT = ['linkedin_send_message', 'linkedin_send_inmail'];
-
 export const CreateTaskBody = Type.Object(
   {
     lead_uuid: Type.Optional(
@@ -125,25 +122,21 @@ export const CreateTaskBody = Type.Object(
   },
   {
     additionalProperties: false,
-    ...atLeastOne([['lead_uuid'], ['filter']], 'lead_uuid (or a filter selecting contacts)'),
-    'x-fields': ['lead_uuid'],
-    allOf: [
-      {
-        // Messages and InMails (the default type is a message) need their text: text or payload.template.
-        anyOf: [
-          { required: ['type'], properties: { type: { not: { enum: NEEDS_TEXT } } } },
-          { required: ['text'], properties: { text: { pattern: '\\S' } } },
-          {
-            required: ['payload'],
-            properties: {
-              payload: { anyOf: [{ required: ['template'], properties: { template: { pattern: '\\S' } } }] },
-            },
-          },
-        ],
-        'x-message': `is required for ${NEEDS_TEXT.join(' and ')} tasks (the message to send; or payload.template)`,
-        'x-fields': ['text'],
-      },
-    ],
+    // Two rules at once, as one anyOf of every pair (a form request samplers and clients read): which
+    // contacts (lead_uuid or filter), and the text of messages and InMails (the default type is a message).
+    anyOf: [
+      { required: ['lead_uuid'], properties: {} },
+      { required: ['filter'], properties: { filter: { not: { type: 'null' } } } },
+    ].flatMap((who) =>
+      TEXT_RULE.map((text) => ({
+        required: [...who.required, ...text.required],
+        properties: { ...who.properties, ...text.properties },
+      })),
+    ),
+    'x-message':
+      `needs lead_uuid (or a filter selecting contacts), and for ${NEEDS_TEXT.join(' and ')} tasks the ` +
+      'text to send (text or payload.template)',
+    'x-fields': ['lead_uuid', 'text'],
     examples: [
       {
         lead_uuid: '0190f1c2-7a3b-7c00-8a00-00000000a001',
@@ -226,12 +219,7 @@ export const MassMoveBody = Type.Object(
   {
     additionalProperties: false,
     description: selectionDescription,
-    anyOf: [
-      { required: ['uuids'] },
-      { required: ['filter'], properties: { filter: { not: { type: 'null' }, minProperties: 1 } } },
-    ],
-    'x-message': 'or a non-empty filter is required: say which tasks',
-    'x-fields': ['uuids'],
+    ...WHICH_TASKS,
     examples: [
       { uuids: ['0190f1c2-7a3b-7c00-8a00-00000000c001'] },
       { filter: { automation: 'manual', status: 'in_progress' } },
@@ -256,6 +244,7 @@ export const RestartFromTopBody = Type.Object(
   {
     additionalProperties: false,
     description: selectionDescription,
+    ...WHICH_TASKS,
     examples: [
       {
         filter: { status: 'failed' },

@@ -33,7 +33,7 @@ import {
   restartTarget,
   tooManyToRestart,
 } from './tasks.restart.js';
-import { NEEDS_TEXT as NEEDS_TEXT_TYPES } from './tasks.schemas.js';
+import { NEEDS_TEXT as NEEDS_TEXT_TYPES } from './tasks.rules.js';
 import { senderTimeline, teamTimeline } from './tasks.timeline.js';
 
 type Actor = { teamId: number; userId: number };
