@@ -9,6 +9,8 @@
 
 export type ReplicaMode = {
   spa?: boolean;
+  /** The profile page's layout: the older one (default) or the server-driven one (replica-sdui.ts). */
+  layout?: 'legacy' | 'sdui';
   hydrationMs?: number;
   renamedHooks?: boolean;
 };
@@ -32,6 +34,13 @@ function shellScript(mode: ReplicaMode): string {
         form.querySelector('[data-field=attachments]').appendChild(chip);
       }
       input.value = '';
+    }
+    // The server-driven profile's invite links open the invitation dialog in place (replica-sdui.ts).
+    function replicaInvite(href) {
+      const dialog = document.getElementById('invite');
+      dialog.querySelector('[name=to]').value = new URL(href).searchParams.get('vanityName');
+      dialog.hidden = false;
+      document.getElementById('more-menu').hidden = true;
     }`;
   const spa = mode.spa
     ? `

@@ -8,6 +8,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SeatSession } from '../../src/modules/browsers/seat-session.js';
+import { sduiProfile } from './replica-sdui.js';
 import { type ReplicaMode, shape } from './replica-shell.js';
 
 export type { ReplicaMode } from './replica-shell.js';
@@ -474,6 +475,25 @@ export async function startReplica(
             ? // LinkedIn swaps the invitation dialog for a Premium upsell at Send (the note is refused).
               '<div role="dialog" aria-modal="true"><p>Personalise more invitations with Premium.</p><a href="/premium/products/?upsellOrderOrigin=custom_invite">Try Premium</a></div>'
             : '';
+        if (mode.layout === 'sdui') {
+          const others = state.people.filter((o) => o.slug !== p.slug && !relation(me, o.slug)).slice(0, 3);
+          const who = (o: ReplicaPerson) => ({
+            slug: o.slug,
+            name: fullName(o),
+            headline: o.headline,
+            location: o.location,
+          });
+          const body = sduiProfile({
+            person: who(p),
+            relation: relation(me, p.slug),
+            connectInMenu: Boolean(p.connectInMenu),
+            followOnly: Boolean(p.followOnly),
+            noteAllowed: notesUsed(me) < account(me).noteQuota,
+            rail: others.map(who),
+            notice,
+          });
+          return send(200, page(fullName(p), body, me));
+        }
         return send(200, profilePage(me, p, notice));
       }
       match = /^\/in\/([^/]+)\/recent-activity\/all\/?$/.exec(path);

@@ -7,13 +7,20 @@ import { TreeFields } from './versions/versions.schemas.js';
 export const FlowWarning = Type.Object(
   {
     code: Type.Union(
-      [Type.Literal('no_action_node'), Type.Literal('no_sender'), Type.Literal('senders_disabled')],
+      [
+        Type.Literal('no_action_node'),
+        Type.Literal('no_sender'),
+        Type.Literal('senders_disabled'),
+        Type.Literal('sender_without_mailbox'),
+        Type.Literal('sender_without_seat'),
+      ],
       {
         description:
-          'no_action_node: the tree does nothing but wait and route; no_sender: nodes need a sender and no contact source lists an existing one; senders_disabled: every sender of the contact sources is disabled',
+          'no_action_node: the tree does nothing but wait and route; no_sender: nodes need a sender and no contact source lists an existing one; senders_disabled: every sender of the contact sources is disabled; sender_without_mailbox: an enabled sender of the sources has no active mailbox and the tree sends e-mail; sender_without_seat: an enabled sender of the sources has no running LinkedIn seat and the tree has LinkedIn steps',
       },
     ),
     message: Type.String({ description: 'What is wrong and how to fix it' }),
+    sender_profile_uuid: Type.Optional(Uuid('The sender a sender_without_* warning is about')),
   },
   { description: 'A reason the flow cannot do its work' },
 );
@@ -96,7 +103,8 @@ const exampleSchedule = {
 export const CreateFlowBody = Type.Object(
   {
     name,
-    schedule: ScheduleInput,
+    // Required unless use_sender_schedule is true (the anyOf below).
+    schedule: Type.Optional(ScheduleInput),
     use_sender_schedule: Type.Optional(
       Type.Boolean({ default: false, description: "Run steps in each sender's schedule" }),
     ),
@@ -108,6 +116,17 @@ export const CreateFlowBody = Type.Object(
   },
   {
     additionalProperties: false,
+    anyOf: [
+      { required: ['schedule'] },
+      {
+        required: ['use_sender_schedule'],
+        properties: {
+          use_sender_schedule: { const: true, description: "Steps run in each sender's schedule" },
+        },
+      },
+    ],
+    'x-message': 'is required unless use_sender_schedule is true',
+    'x-fields': ['schedule'],
     examples: [{ name: 'DACH CTO Outreach', use_sender_schedule: false, schedule: exampleSchedule }],
   },
 );

@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import type { AttachmentFile } from '../../attachments/attachment-files.js';
 import type { ActionOutcome, ActionRequest, OutcomeCheck } from '../../engine/drivers/driver.js';
-import { type Pages, present, stop } from './chromium-pages.js';
+import { inviteLink, type Pages, present, stop } from './chromium-pages.js';
 import { SELECTORS as S } from './linkedin-pages.js';
 
 /** The most characters LinkedIn takes in an invitation note (Premium; free accounts: FREE_NOTE_MAX_CHARS). */
@@ -35,7 +35,10 @@ export async function connect(
   if (state === 'follow_only') stop('not_connectable', 'This profile offers no Connect action.');
   const opener =
     state === 'menu'
-      ? page.locator(`${S.profile.menuConnect}, [role="menu"] a[href*="vanityName=${handle}"]`).first()
+      ? page
+          .locator(`${S.profile.menuConnect}, [role="menu"] :is(${inviteLink(handle)})`)
+          .filter({ visible: true })
+          .first()
       : p.connectControl(page, card, handle);
   await opener.click({ timeout: p.timeout });
   const dialog = page.locator(`${S.dialog}:visible`).first();

@@ -199,7 +199,7 @@ export function pages(options: ChromiumOptions) {
     const more = card.locator(S.profile.more).first();
     if (await present(more)) {
       await more.click({ timeout });
-      const menu = page.locator(`${S.profile.menuConnect}, [role="menu"] ${inviteLink(handle)}`);
+      const menu = page.locator(`${S.profile.menuConnect}, [role="menu"] :is(${inviteLink(handle)})`);
       if (await present(menu)) return 'menu';
     }
     return 'follow_only';
@@ -207,7 +207,11 @@ export function pages(options: ChromiumOptions) {
 
   /** The target's own invite link (page-wide: it carries their slug), else Connect in their top card. */
   function connectControl(page: Page, card: Locator, handle: string): Locator {
-    return page.locator(inviteLink(handle)).or(card.locator(S.profile.connect)).first();
+    return page
+      .locator(inviteLink(handle))
+      .or(card.locator(S.profile.connect))
+      .filter({ visible: true })
+      .first();
   }
 
   return {
@@ -227,7 +231,10 @@ export function pages(options: ChromiumOptions) {
 }
 
 /** The custom-invite link of one member (real: `/preload/custom-invite/?vanityName=<slug>`). */
-export const inviteLink = (handle: string) =>
-  `a[href*="/preload/custom-invite/?vanityName=${handle.replace(/["\\]/g, '')}"]`;
+export const inviteLink = (handle: string) => {
+  const slug = encodeURIComponent(handle).replace(/["\\]/g, '');
+  // The vanity ends the URL or is followed by another parameter: person-1 is not person-10.
+  return `a[href*="/preload/custom-invite/?vanityName=${slug}&"], a[href$="/preload/custom-invite/?vanityName=${slug}"]`;
+};
 
 export type Pages = ReturnType<typeof pages>;

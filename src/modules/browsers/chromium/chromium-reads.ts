@@ -2,7 +2,7 @@
 // read waits for the page's hydrated content; a page of the right kind whose card or list this driver
 // cannot find in time answers `selector_miss` (LinkedIn changed the page, or it did not render) - never
 // an empty success. Which hooks are known from the real site: linkedin-selectors.ts.
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import {
   type CompanyRef,
   type LinkedInCompanyPage,
@@ -48,6 +48,15 @@ export function readFailure(error: unknown, options: ChromiumOptions): ReadOutco
     message,
     ...(retryAfterMs ? { retryAfterMs } : {}),
   };
+}
+
+/** An image's absolute URL, or null when the page shows none (no waiting for an element that is not there). */
+async function imageSrc(locator: Locator): Promise<string | null> {
+  if ((await locator.count()) === 0) return null;
+  return locator
+    .first()
+    .evaluate((img) => (img as unknown as { src: string }).src, undefined, { timeout: 2_000 })
+    .catch(() => null);
 }
 
 const text = async (page: Page, selector: string): Promise<string | null> => {
@@ -107,11 +116,7 @@ async function readProfile(p: Pages, page: Page, handle: string): Promise<Linked
     company_name: jobs[0]?.company ?? null,
     company_ln_id: companyId,
     company_linkedin: companySlug,
-    avatar_url: await page
-      .locator(S.profile.avatar)
-      .first()
-      .evaluate((img) => (img as unknown as { src: string }).src)
-      .catch(() => null),
+    avatar_url: await imageSrc(page.locator(S.profile.avatar)),
     raw_address: location,
     location: location
       ? [
@@ -177,11 +182,7 @@ async function readCompany(p: Pages, page: Page, ref: CompanyRef): Promise<Linke
         .map((s) => s.trim())
         .filter(Boolean) ?? null,
     phone: field('phone'),
-    logo_url: await page
-      .locator(S.company.logo)
-      .first()
-      .evaluate((img) => (img as unknown as { src: string }).src)
-      .catch(() => null),
+    logo_url: await imageSrc(page.locator(S.company.logo)),
   };
 }
 
@@ -225,11 +226,7 @@ async function readSearch(p: Pages, page: Page, url: string, kind: 'people' | 'c
           .innerText()
           .catch(() => '')
       ).trim() || null;
-    const image = await row
-      .locator(S.search.resultImage)
-      .first()
-      .evaluate((img) => (img as unknown as { src: string }).src)
-      .catch(() => null);
+    const image = await imageSrc(row.locator(S.search.resultImage));
     items.push({ row, href, title, subtitle, location, image });
   }
   const base = { page: pageNo, total, hasMore };

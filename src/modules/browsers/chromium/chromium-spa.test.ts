@@ -145,6 +145,43 @@ describe('the Chromium driver on a single-page replica', { timeout: 180_000 }, (
     expect(sent()).toHaveLength(before);
   });
 
+  it('on the server-driven profile it connects through the target’s own invite link only, never the rail’s', async () => {
+    replica.mode.layout = 'sdui';
+    try {
+      const before = replica.actions('invite').length;
+      expect(
+        await driver.perform(
+          request('linkedin_send_connection_request', 'person-1', { text: 'Hello from SDUI' }),
+        ),
+      ).toMatchObject({ ok: true });
+      // Connect behind the unlabelled More (aria-expanded), without a note.
+      expect(await driver.perform(request('linkedin_send_connection_request', 'person-7'))).toMatchObject({
+        ok: true,
+      });
+      expect(await driver.perform(request('linkedin_send_connection_request', 'person-8'))).toMatchObject({
+        ok: false,
+        reason: 'not_connectable',
+      });
+      expect(await driver.perform(request('linkedin_send_connection_request', 'person-1'))).toMatchObject({
+        ok: false,
+        reason: 'pending',
+      });
+      // Every invitation went to its target: the "People also viewed" rail's invite links were never clicked.
+      expect(replica.actions('invite').slice(before)).toEqual([
+        expect.objectContaining({ to: 'person-1', note: 'Hello from SDUI' }),
+        expect.objectContaining({ to: 'person-7', note: null }),
+      ]);
+      expect(await driver.checkOutcome(request('linkedin_send_connection_request', 'person-1'))).toBe('done');
+      const context = { teamId: seat.teamId, senderProfileUuid: seat.senderUuid, at: new Date() };
+      expect(await reader.getProfile(context, { linkedin: 'person-9' })).toMatchObject({
+        ok: true,
+        value: { name: 'First9 Last9', linkedin: 'person-9' },
+      });
+    } finally {
+      replica.mode.layout = 'legacy';
+    }
+  });
+
   for (const fault of ['hang', 'error'] as const) {
     it(`an action the replica received but never confirmed (${fault}) is unconfirmed, done once`, async () => {
       connect('person-4');

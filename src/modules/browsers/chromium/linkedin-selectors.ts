@@ -39,6 +39,12 @@ export const LABELS = {
     es: 'Enviar sin nota',
   },
   addNote: { en: 'Add a note', de: 'Nachricht hinzufügen', fr: 'Ajouter une note', es: 'Añadir una nota' },
+  sendInvitation: {
+    en: 'Send invitation',
+    de: 'Einladung senden',
+    fr: 'Envoyer l’invitation',
+    es: 'Enviar invitación',
+  },
   pending: { en: 'Pending', de: 'Ausstehend', fr: 'En attente', es: 'Pendiente' },
   /** A fragment of the invite control's aria-label ("Invite <name> to connect"). */
   inviteToConnect: { en: 'to connect', de: 'vernetzen', fr: 'rejoindre votre réseau', es: 'conectar' },
@@ -99,6 +105,7 @@ export const SITE = {
     sendInvite: [
       replica(`${DIALOG} button[data-action="send"]:visible`),
       ...labelled(LABELS.sendWithoutNote, 'button').map((h) => ({ ...h, css: `${DIALOG} ${h.css}` })),
+      ...labelled(LABELS.sendInvitation, 'button').map((h) => ({ ...h, css: `${DIALOG} ${h.css}` })),
     ],
     headline: [replica('section[data-member-id] [data-field="headline"]')],
     location: [replica('section[data-member-id] [data-field="location"]')],
