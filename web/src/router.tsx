@@ -15,6 +15,7 @@ import { AppLayout } from './layout/AppLayout';
 import { recordRoutes } from './pages/contacts/routes';
 import { flowRoutes } from './pages/flows/routes';
 import { inboxRoutes } from './pages/inbox/routes';
+import { pipelineRoutes } from './pages/pipeline/routes';
 import { senderRoutes } from './pages/senders/routes';
 import { taskRoutes } from './pages/tasks/routes';
 import { sessionQuery } from './session';
@@ -117,6 +118,7 @@ const routeTree = rootRoute.addChildren([
     taskRoutes(appRoute),
     inboxRoutes(appRoute),
     senderRoutes(appRoute),
+    pipelineRoutes(appRoute),
     ...recordRoutes(appRoute),
   ]),
 ]);
