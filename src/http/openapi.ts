@@ -96,6 +96,14 @@ function withResponseHeaders(document: Record<string, unknown>): Record<string, 
   for (const [path, operations] of Object.entries(paths)) {
     for (const operation of Object.values(operations)) {
       const api = API_PATH.test(path);
+      // A list's filter object travels in brackets (filter[status]=on, filter[tags][]=a): deepObject.
+      for (const parameter of (operation as { parameters?: Array<Record<string, unknown>> }).parameters ??
+        []) {
+        if (parameter.in === 'query' && parameter.name === 'filter') {
+          parameter.style = 'deepObject';
+          parameter.explode = true;
+        }
+      }
       for (const [status, response] of Object.entries(operation.responses ?? {}) as Array<
         [string, Record<string, unknown>]
       >) {

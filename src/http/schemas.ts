@@ -118,8 +118,10 @@ const pageFields = (sort: SortSpec) => ({
 });
 
 const filterDescription = (fields: string[]) =>
-  `Filter object (spec 2.1). Keys: ${fields.join(', ')}. GET form: filter[field]=v, filter[field][]=a, ` +
-  'filter[field][>=]=v; a JSON string is accepted too, and a flat ?field=v filters like filter[field]=v.';
+  `Filter object (spec 2.1). Keys: ${fields.join(', ')}. Each key takes a value, a list (any of), null or ` +
+  '"is_null" / "is_not_null", or operators {"=", "!=", "<", "<=", ">", ">=", "from", "to"} (AND). GET form ' +
+  '(deepObject): filter[field]=v, filter[field][]=a&filter[field][]=b, filter[field][>=]=v; a JSON string ' +
+  '(filter={"field":"v"}) is accepted too, and a flat ?field=v filters like filter[field]=v.';
 
 /** Query string of a GET list: paging, sorting and the filter in bracket form. */
 export const ListQuery = (sort: SortSpec, filterFields: string[] = [], extra: Record<string, TSchema> = {}) =>
