@@ -36,6 +36,12 @@ async function until<T>(check: () => Promise<T>, timeoutMs: number): Promise<T> 
   }
 }
 
+/** CPU seconds this process used since `from` (the relay and its LMTP client run in it too). */
+const cpuSeconds = (from: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(from);
+  return ((used.user + used.system) / 1e6).toFixed(2);
+};
+
 type MailSystem = Awaited<ReturnType<typeof startMailSystem>>;
 type Account = { email: string; password: string };
 
@@ -135,8 +141,11 @@ export const emailScenario: Scenario = {
       // 1. Sends, limits lifted: first bare SMTP submissions of the same messages to the same server
       // (nodemailer's pooled transport alone, our pool settings and concurrency), then ours.
       const recipient = await mail.account();
+      let cpu = process.cpuUsage();
       const bare = await bareSubmissions(mail, account, recipient.email);
-      log(`  bare SMTP: ${SENDS} in ${(SENDS / bare).toFixed(1)} s`);
+      const bareCpu = cpuSeconds(cpu);
+      log(`  bare SMTP: ${SENDS} in ${(SENDS / bare).toFixed(1)} s, ${bareCpu} s CPU of this process`);
+      cpu = process.cpuUsage();
       rows.push({
         scenario: 'email',
         metric: `baseline: bare SMTP submissions (pooled, ${SEND_CONCURRENCY} concurrent)`,
@@ -171,8 +180,12 @@ export const emailScenario: Scenario = {
           }
         }),
       );
+      await access.sentCopiesSettled();
+      const ourCpu = cpuSeconds(cpu);
       const sendSeconds = Number(process.hrtime.bigint() - started) / 1e9;
-      log(`  sent ${SENDS} in ${sendSeconds.toFixed(1)} s`);
+      log(
+        `  sent ${SENDS} in ${sendSeconds.toFixed(1)} s (Sent copies filed), ${ourCpu} s CPU of this process`,
+      );
       const filed = await sentCopies(access, mailbox);
       if (filed < SENDS) throw new Error(`${filed} Sent copies filed for ${SENDS} sends`);
       const rate = SENDS / sendSeconds;
