@@ -76,6 +76,7 @@ import { createPipelineStagesService } from './modules/pipeline-stages/pipeline-
 import { createSendersService } from './modules/senders/senders.service.js';
 import { tagJobHandlers } from './modules/tags/tags.jobs.js';
 import { createTagsService } from './modules/tags/tags.service.js';
+import { createTasksRunner } from './modules/tasks/tasks.create-many.js';
 import { taskMassMoveRunner } from './modules/tasks/tasks.mass-moves.js';
 import { cancelManualTasksOfLeads } from './modules/tasks/tasks.repository.js';
 import { createTasksService } from './modules/tasks/tasks.service.js';
@@ -251,11 +252,16 @@ export function createServices(deps: ServiceDeps) {
   const webhooks = createWebhooksService(deps);
   const files = createFilesService({ db: deps.db, config: deps.config, clock: deps.clock });
   const senders = createSendersService({ db: deps.db, clock: deps.clock });
+  const llm = llmClientOf(deps.config);
   const flows = createFlowsModule({
     db: deps.db,
     references: { ai_template: selectExistingAiTemplateUuids },
+    preview: {
+      renderer: createTemplateRenderer({ llm }),
+      sandbox: deps.config.sandbox,
+      engine: deps.config.engine,
+    },
   });
-  const llm = llmClientOf(deps.config);
   const aiTemplates = createAiTemplatesService({ db: deps.db, llm });
   const tasks = createTasksService({ db: deps.db, config: deps.config, clock: deps.clock });
   const browsers = createBrowsersService({
@@ -348,6 +354,7 @@ export function createJobCatalog(services: Services, deps: ServiceDeps): JobHand
         leadMassActionRunner({ db: deps.db, config: deps.config }),
         companyMassActionRunner({ db: deps.db, config: deps.config }),
         taskMassMoveRunner({ db: deps.db, config: deps.config }),
+        createTasksRunner({ db: deps.db, config: deps.config }),
       ],
     }),
     ...linkedInMessageJobHandlers(linkedInMessageDeps(deps)),

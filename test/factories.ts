@@ -12,6 +12,23 @@ export async function makeList(db: Database, teamId: number, name = 'List') {
     .executeTakeFirstOrThrow();
 }
 
+/** A data source of the team (a CSV record that never runs), for records that name where they came from. */
+export async function makeDataSource(db: Database, teamId: number) {
+  const list = await makeList(db, teamId, 'Source list');
+  return db
+    .insertInto('data_sources')
+    .values({
+      team_id: teamId,
+      uuid: newId(),
+      list_uuid: list.uuid,
+      type: 'csv_leads',
+      payload: JSON.stringify({ url: null }),
+      errors: JSON.stringify([]),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
 export async function makeLeads(
   db: Database,
   teamId: number,

@@ -12,6 +12,7 @@ import { filesScenario } from './files.js';
 import { flowsScenario } from './flows.js';
 import { linkedinScenario } from './linkedin.js';
 import { linkedinSyncScenario } from './linkedin-sync.js';
+import { previewScenario } from './preview.js';
 import { tasksScenario } from './tasks.js';
 import { templatesScenario } from './templates.js';
 import { webhooksScenario } from './webhooks.js';
@@ -25,6 +26,7 @@ export const scenarios: Scenario[] = [
   filesScenario,
   templatesScenario,
   engineScenario,
+  previewScenario,
   tasksScenario,
   linkedinScenario,
   linkedinSyncScenario,

@@ -4,7 +4,7 @@
 // path is (or lies below) an alias's `path` is registered a second time at the alias path, from the same
 // definition - the same schema, handler and config - with its own operationId and a description saying
 // whose alias it is. Nothing is copied by hand, so an alias cannot drift from its operation.
-import type { FastifyInstance, HTTPMethods, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, HTTPMethods, RouteOptions } from 'fastify';
 
 export type PathAlias = {
   /** The documented path, or a path prefix: every route at or below it gets the alias. */
@@ -93,5 +93,62 @@ export function withAliases<T extends FastifyInstance>(app: T, aliases: readonly
       const value = Reflect.get(target, property, target);
       return typeof value === 'function' ? value.bind(target) : value;
     },
+  });
+}
+
+type BodyFormRoute = {
+  /** The path of the query-string form (GET). */
+  url: string;
+  /** The path of the body form (POST): the same parameters as a JSON body. */
+  bodyUrl: string;
+  /** The form the operation is documented by; the other is its alias. */
+  primary: 'GET' | 'POST';
+  config?: RouteOptions['config'];
+  schema: Schema & { tags?: string[]; response: object };
+  querystring: object;
+  body: object;
+};
+
+/**
+ * A read operation offered in both forms clients use: GET with its parameters in the query string and
+ * POST with them as a JSON body (`POST /flows/api/tasks/list`, `GET /flows/api/tasks/group-counts`). One
+ * definition, one handler (which gets the parameters of either form); the secondary form is documented
+ * as an alias of the primary one.
+ */
+export function withBodyForm(
+  app: FastifyInstance,
+  route: BodyFormRoute,
+  handler: (params: unknown, request: FastifyRequest) => Promise<unknown>,
+): void {
+  const { schema, querystring, body } = route;
+  const forms = {
+    GET: { url: route.url, part: { querystring }, suffix: 'ByQuery', read: (r: FastifyRequest) => r.query },
+    POST: { url: route.bodyUrl, part: { body }, suffix: 'ByBody', read: (r: FastifyRequest) => r.body },
+  };
+  const primary = forms[route.primary];
+  const secondaryMethod = route.primary === 'GET' ? 'POST' : 'GET';
+  const secondary = forms[secondaryMethod];
+  const of = `${route.primary} ${primary.url}`;
+  app.route({
+    method: route.primary,
+    url: primary.url,
+    ...(route.config ? { config: route.config } : {}),
+    schema: { ...schema, ...primary.part, response: { ...schema.response } },
+    handler: (request) => handler(primary.read(request) ?? {}, request),
+  });
+  app.route({
+    method: secondaryMethod,
+    url: secondary.url,
+    ...(route.config ? { config: route.config } : {}),
+    schema: {
+      ...schema,
+      ...secondary.part,
+      operationId: `${schema.operationId}${secondary.suffix}`,
+      description:
+        `Alias of ${of}, the ${secondaryMethod === 'POST' ? 'parameters in a JSON body' : 'parameters in the query string'}: ` +
+        `the same operation. ${schema.description ?? ''}`,
+      response: { ...schema.response },
+    },
+    handler: (request) => handler(secondary.read(request) ?? {}, request),
   });
 }

@@ -95,6 +95,63 @@ function localInstant(isoDate: string, minutes: number, zone: string): Date {
  * and touching blocks merged. DST-correct: a window's instants are wall-clock times of that day.
  */
 export function windowsOn(schedule: Schedule, isoDate: string, zone = schedule.timezone): Window[] {
+  return cachedWindows(schedule, isoDate, zone).map((w) => ({
+    start: new Date(w.start),
+    end: new Date(w.end),
+  }));
+}
+
+// Schedules are read far more often than they change (the engine and the flow preview ask for the same
+// days again and again), and luxon's zone maths is the expensive part: the windows of a schedule's day
+// and the local days of a zone are remembered. A schedule object whose timeblocks array is replaced
+// starts over; the caches are bounded.
+const windowCache = new WeakMap<Schedule, { blocks: TimeBlock[]; days: Map<string, Window[]> }>();
+
+function cachedWindows(schedule: Schedule, isoDate: string, zone: string): Window[] {
+  let entry = windowCache.get(schedule);
+  if (!entry || entry.blocks !== schedule.timeblocks || entry.days.size > 2000) {
+    entry = { blocks: schedule.timeblocks, days: new Map() };
+    windowCache.set(schedule, entry);
+  }
+  const key = `${zone}|${isoDate}`;
+  let windows = entry.days.get(key);
+  if (!windows) {
+    windows = computeWindows(schedule, isoDate, zone);
+    entry.days.set(key, windows);
+  }
+  return windows;
+}
+
+type LocalDay = { start: number; end: number; date: string };
+const dayCache = new Map<string, LocalDay[]>();
+
+/** The local day of `zone` holding the instant `at` (its bounds and date), remembered per zone. */
+function localDayOf(at: number, zone: string): LocalDay {
+  let days = dayCache.get(zone);
+  if (!days || days.length > 4000) {
+    days = [];
+    dayCache.set(zone, days);
+  }
+  let lo = 0;
+  let hi = days.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((days[mid] as LocalDay).end <= at) lo = mid + 1;
+    else hi = mid;
+  }
+  const hit = days[lo];
+  if (hit && hit.start <= at && at < hit.end) return hit;
+  const start = DateTime.fromMillis(at, { zone }).startOf('day');
+  const day = {
+    start: start.toMillis(),
+    end: start.plus({ days: 1 }).startOf('day').toMillis(),
+    date: start.toISODate() as string,
+  };
+  days.splice(lo, 0, day);
+  return day;
+}
+
+function computeWindows(schedule: Schedule, isoDate: string, zone: string): Window[] {
   const dow = DateTime.fromISO(isoDate, { zone }).weekday % 7; // luxon: 1 = Monday ... 7 = Sunday
   const blocks = schedule.timeblocks
     .filter((block) => block.dow === dow && block.min < block.max)
@@ -118,13 +175,14 @@ export function windowsOn(schedule: Schedule, isoDate: string, zone = schedule.t
  * default), or null when the schedule has no window at all.
  */
 export function nextOpenInstant(schedule: Schedule, from: Date, zone = schedule.timezone): Date | null {
-  let day = DateTime.fromJSDate(from, { zone }).startOf('day');
+  const t = from.getTime();
+  let day = localDayOf(t, zone);
   // A week plus a day covers every weekday even when `from` is late on its day.
   for (let i = 0; i < 9; i += 1) {
-    for (const window of windowsOn(schedule, day.toISODate() as string, zone)) {
-      if (window.end > from) return window.start > from ? window.start : from;
+    for (const window of cachedWindows(schedule, day.date, zone)) {
+      if (window.end.getTime() > t) return window.start.getTime() > t ? new Date(window.start) : from;
     }
-    day = day.plus({ days: 1 });
+    day = localDayOf(day.end, zone);
   }
   return null;
 }

@@ -8,6 +8,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SeatSession } from '../../src/modules/browsers/seat-session.js';
+import { sduiProfile } from './replica-sdui.js';
+import { type ReplicaMode, shape } from './replica-shell.js';
+
+export type { ReplicaMode } from './replica-shell.js';
 
 export type ReplicaPerson = {
   slug: string;
@@ -104,9 +108,18 @@ export type ReplicaState = {
   endorsed: Record<string, string[]>;
 };
 
+/**
+ * Faults injected after an action was received and recorded: `hang` never answers; `error` answers an
+ * error page with an error toast (the action went through all the same).
+ */
+export type ReplicaFaults = { afterAction: 'hang' | 'error' | null };
+
 export type Replica = {
   url: string;
   state: ReplicaState;
+  faults: ReplicaFaults;
+  /** How pages behave (replica-shell.ts); a test may change it between steps. */
+  mode: ReplicaMode;
   /** Recorded actions of one type. */
   actions<T extends ReplicaAction['type']>(type: T): Array<Extract<ReplicaAction, { type: T }>>;
   /** The person accepts the account's invitation (or connects) at `at` (default now). */
@@ -128,7 +141,7 @@ const esc = (value: unknown) =>
 
 function page(title: string, body: string, signedIn: string | null) {
   const nav = signedIn
-    ? `<nav><a href="/feed/">Home</a> <a href="/mynetwork/">My Network</a> <a href="/messaging/">Messaging</a> <a href="/in/${esc(signedIn)}/">Me</a></nav>`
+    ? `<nav><a href="/feed/">Home</a> <a href="/mynetwork/">My Network</a> <a href="/messaging/">Messaging</a> <a href="/in/${esc(signedIn)}/">Me</a></nav><aside><a href="/premium/products/?upsellOrderOrigin=premium_sidebar">Try Premium for free</a></aside>`
     : '';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)} | LinkedIn</title></head><body>${nav}<main>${body}</main></body></html>`;
 }
@@ -226,8 +239,15 @@ function cookieOf(req: http.IncomingMessage, name: string): string | null {
   return null;
 }
 
-export async function startReplica(initial: ReplicaState = seedState()): Promise<Replica> {
+/** The empty state of a list (LinkedIn: "No messages yet", "No results found"). */
+const EMPTY = '<div data-field="empty-state" class="artdeco-empty-state">Nothing here yet</div>';
+
+export async function startReplica(
+  initial: ReplicaState = seedState(),
+  mode: ReplicaMode = {},
+): Promise<Replica> {
   const state = initial;
+  const faults: ReplicaFaults = { afterAction: null };
   let tokens = 0;
   /** Accounts between password and 2FA: pending token -> account slug. */
   const pendingLogins = new Map<string, string>();
@@ -332,9 +352,9 @@ export async function startReplica(initial: ReplicaState = seedState()): Promise
     const canInmail = account(me).inmailCredits > 0 || p.openProfile;
     let composer: string;
     if (!inmail && !connected) {
-      composer = `<div>Send ${esc(p.firstName)} an InMail with Premium <a href="/premium/products/">Try Premium</a></div>`;
+      composer = `<div role="dialog" aria-modal="true">Send ${esc(p.firstName)} an InMail with Premium <a href="/premium/products/">Try Premium</a></div>`;
     } else if (inmail && !connected && !canInmail) {
-      composer = `<div>You have no InMail credits left. <a href="/premium/products/">Get more</a></div>`;
+      composer = `<div role="dialog" aria-modal="true">You have no InMail credits left. <a href="/premium/products/">Get more</a></div>`;
     } else {
       composer = `<form data-field="composer" method="post" action="/replica/message" onsubmit="this.text.value=this.querySelector('[role=textbox]').innerText">
         <input type="hidden" name="to" value="${esc(p.slug)}"><input type="hidden" name="inmail" value="${inmail && !connected ? '1' : ''}"><input type="hidden" name="text">
@@ -342,27 +362,7 @@ export async function startReplica(initial: ReplicaState = seedState()): Promise
         <div role="textbox" contenteditable="true" aria-label="Write a message…"></div>
         <input type="file" multiple aria-label="Attach a file" data-field="attachment-input" onchange="replicaUpload(this)">
         <ul data-field="attachments"></ul>
-        <button type="submit">Send</button></form>
-        <script>
-          // As on LinkedIn, a chosen file is uploaded at once; the send refers to the upload.
-          async function replicaUpload(input) {
-            const form = input.form;
-            for (const file of Array.from(input.files)) {
-              const res = await fetch('/replica/upload?name=' + encodeURIComponent(file.name), {
-                method: 'POST', headers: { 'content-type': file.type || 'application/octet-stream' }, body: file,
-              });
-              const { id } = await res.json();
-              const ref = document.createElement('input');
-              ref.type = 'hidden'; ref.name = 'attachment'; ref.value = id;
-              form.appendChild(ref);
-              const chip = document.createElement('li');
-              chip.setAttribute('data-field', 'attachment'); chip.setAttribute('data-name', file.name);
-              chip.textContent = file.name;
-              form.querySelector('[data-field=attachments]').appendChild(chip);
-            }
-            input.value = '';
-          }
-        </script>`;
+        <button type="submit">Send</button></form>`;
     }
     return page('Messaging', `<h2>${esc(fullName(p))}</h2><ul>${events}</ul>${composer}`, me);
   }
@@ -372,7 +372,7 @@ export async function startReplica(initial: ReplicaState = seedState()): Promise
     const path = url.pathname;
     const send = (status: number, html: string, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', ...headers });
-      res.end(html);
+      res.end(shape(html, mode));
     };
     const redirect = (to: string, headers: Record<string, string | string[]> = {}) => {
       res.writeHead(303, { location: to, ...headers });
@@ -471,7 +471,29 @@ export async function startReplica(initial: ReplicaState = seedState()): Promise
         record({ type: 'visit', account: me, to: p.slug, at: now() });
         const notice = url.searchParams.get('limit')
           ? '<div class="ip-fuse-limit-alert__warning">You’ve reached the weekly invitation limit</div>'
-          : '';
+          : url.searchParams.get('upsell')
+            ? // LinkedIn swaps the invitation dialog for a Premium upsell at Send (the note is refused).
+              '<div role="dialog" aria-modal="true"><p>Personalise more invitations with Premium.</p><a href="/premium/products/?upsellOrderOrigin=custom_invite">Try Premium</a></div>'
+            : '';
+        if (mode.layout === 'sdui') {
+          const others = state.people.filter((o) => o.slug !== p.slug && !relation(me, o.slug)).slice(0, 3);
+          const who = (o: ReplicaPerson) => ({
+            slug: o.slug,
+            name: fullName(o),
+            headline: o.headline,
+            location: o.location,
+          });
+          const body = sduiProfile({
+            person: who(p),
+            relation: relation(me, p.slug),
+            connectInMenu: Boolean(p.connectInMenu),
+            followOnly: Boolean(p.followOnly),
+            noteAllowed: notesUsed(me) < account(me).noteQuota,
+            rail: others.map(who),
+            notice,
+          });
+          return send(200, page(fullName(p), body, me));
+        }
         return send(200, profilePage(me, p, notice));
       }
       match = /^\/in\/([^/]+)\/recent-activity\/all\/?$/.exec(path);
@@ -486,10 +508,14 @@ export async function startReplica(initial: ReplicaState = seedState()): Promise
             ) => `<div data-urn="urn:li:activity:${esc(post.id)}"><time datetime="${esc(post.date)}">${esc(post.date)}</time><p>${esc(post.text)}</p>
             <form method="post" action="/replica/like"><input type="hidden" name="post" value="${esc(post.id)}"><button type="submit" data-action="react-like" aria-pressed="${liked.includes(post.id)}">Like</button></form>
             <button data-action="comment" onclick="this.nextElementSibling.hidden=false">Comment</button>
-            <form data-field="comment-box" method="post" action="/replica/comment" hidden onsubmit="this.text.value=this.querySelector('[role=textbox]').innerText"><input type="hidden" name="post" value="${esc(post.id)}"><input type="hidden" name="text"><div role="textbox" contenteditable="true"></div><button type="submit">Post</button></form></div>`,
+            <form data-field="comment-box" method="post" action="/replica/comment" hidden onsubmit="this.text.value=this.querySelector('[role=textbox]').innerText"><input type="hidden" name="post" value="${esc(post.id)}"><input type="hidden" name="text"><div role="textbox" contenteditable="true"></div><button type="submit">Post</button></form>
+            <ul data-field="comments">${state.actions
+              .filter((a) => a.type === 'comment' && a.account === me && a.post === post.id)
+              .map((a) => `<li data-field="comment">${esc((a as { text: string }).text)}</li>`)
+              .join('')}</ul></div>`,
           )
           .join('');
-        return send(200, page('Activity', `<h1>${esc(fullName(p))}’s activity</h1>${posts}`, me));
+        return send(200, page('Activity', `<h1>${esc(fullName(p))}’s activity</h1>${posts || EMPTY}`, me));
       }
       match = /^\/in\/([^/]+)\/details\/skills\/?$/.exec(path);
       if (match) {
@@ -523,7 +549,7 @@ export async function startReplica(initial: ReplicaState = seedState()): Promise
                 .join('')}</ul>${seenReceipt(me, slug)}</li>`,
           )
           .join('');
-        return send(200, page('Messaging', `<ul>${threads}</ul>`, me));
+        return send(200, page('Messaging', threads ? `<ul>${threads}</ul>` : EMPTY, me));
       }
       if (path === '/messaging/compose/') {
         const p = person(url.searchParams.get('recipient') ?? '');
@@ -542,7 +568,10 @@ export async function startReplica(initial: ReplicaState = seedState()): Promise
             return `<li data-field="connection" data-person="${esc(slug)}"><a href="/in/${esc(slug)}/">${esc(fullName(p))}</a><span>${esc(p.headline)}</span>${at ? `<time datetime="${esc(at)}">Connected on ${esc(at.slice(0, 10))}</time>` : ''}</li>`;
           })
           .join('');
-        return send(200, page('Connections', `<h1>Connections</h1><ul>${cards}</ul>`, me));
+        return send(
+          200,
+          page('Connections', `<h1>Connections</h1>${cards ? `<ul>${cards}</ul>` : EMPTY}`, me),
+        );
       }
       if (path === '/mynetwork/invitation-manager/sent/') {
         const pending = Object.entries(state.relations[me] ?? {}).filter(([, r]) => r === 'pending');
@@ -554,7 +583,7 @@ export async function startReplica(initial: ReplicaState = seedState()): Promise
               <div role="alertdialog" hidden><form method="post" action="/replica/withdraw"><input type="hidden" name="to" value="${esc(slug)}"><button type="submit" data-action="confirm">Withdraw</button></form></div></li>`;
           })
           .join('');
-        return send(200, page('Sent invitations', `<ul>${cards}</ul>`, me));
+        return send(200, page('Sent invitations', cards ? `<ul>${cards}</ul>` : EMPTY, me));
       }
       match = /^\/search\/results\/(people|companies)\/?$/.exec(path);
       if (match) {
@@ -581,7 +610,7 @@ export async function startReplica(initial: ReplicaState = seedState()): Promise
           200,
           page(
             'Search',
-            `<h2 data-field="results-count">About ${rows.length} results</h2><ul>${slice.join('')}</ul><button aria-label="Next" ${hasMore ? '' : 'disabled'}>Next</button>`,
+            `<h2 data-field="results-count">About ${rows.length} results</h2>${slice.length ? `<ul>${slice.join('')}</ul>` : EMPTY}<button aria-label="Next" ${hasMore ? '' : 'disabled'}>Next</button>`,
             me,
           ),
         );
@@ -629,6 +658,23 @@ export async function startReplica(initial: ReplicaState = seedState()): Promise
         const at = now();
         const to = form.get('to') ?? '';
         const back = req.headers.referer ?? '/feed/';
+        const recorded = state.actions.length;
+        // After the action was received: answer, or (injected) never answer / cut the connection.
+        const redirect = (to: string) => {
+          if (state.actions.length > recorded && faults.afterAction === 'error') {
+            return send(
+              500,
+              page(
+                'Error',
+                '<div data-test-artdeco-toast-item-type="error">Something went wrong. Try again.</div>',
+                me,
+              ),
+            );
+          }
+          if (state.actions.length > recorded && faults.afterAction === 'hang') return;
+          res.writeHead(303, { location: to });
+          res.end();
+        };
         switch (path) {
           case '/replica/invite': {
             const p = person(to);
@@ -636,7 +682,11 @@ export async function startReplica(initial: ReplicaState = seedState()): Promise
             if (relation(me, p.slug)) return redirect(`/in/${p.slug}/`);
             if (weekInvites(me) >= state.weeklyInviteLimit) return redirect(`/in/${p.slug}/?limit=1`);
             const note = form.get('message')?.trim() || null;
-            if (note && notesUsed(me) >= account(me).noteQuota) return redirect('/premium/products/');
+            if (note && notesUsed(me) >= account(me).noteQuota) {
+              return redirect(
+                req.headers['x-replica-spa'] ? `/in/${p.slug}/?upsell=1` : '/premium/products/',
+              );
+            }
             if (note && note.length > 300) return send(400, page('Error', 'Note too long', me));
             record({ type: 'invite', account: me, to: p.slug, note, at });
             setRelation(me, p.slug, 'pending');
@@ -715,6 +765,8 @@ export async function startReplica(initial: ReplicaState = seedState()): Promise
   return {
     url,
     state,
+    faults,
+    mode,
     actions: (type) => state.actions.filter((a) => a.type === type) as never,
     read: (accountSlug, personSlug, at) => {
       state.seen ??= {};

@@ -3,6 +3,7 @@
 // axe on the list and the builder.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeContacts, makeSandboxSeat, makeSender } from '../automation-factories.js';
 import { expectAccessible, startWebHarness, type WebHarness, webTestsUnavailable } from './web-harness.js';
 
 describe.skipIf(webTestsUnavailable)('web application: flows and the builder', { timeout: 180_000 }, () => {
@@ -110,5 +111,77 @@ describe.skipIf(webTestsUnavailable)('web application: flows and the builder', {
     expect(await page.getByRole('button', { name: 'Step 6: Visit profile', exact: true }).count()).toBe(0);
     await page.getByRole('button', { name: 'Discard them' }).click();
     await page.getByRole('button', { name: 'Step 6: Visit profile', exact: true }).waitFor();
+  });
+
+  it('previews what will happen on the sandbox, then starts and takes contacts', async () => {
+    const teamId = web.owner.teamId;
+    const sender = await makeSender(web.ctx.db, teamId, { first_name: 'Sandy' });
+    await makeSandboxSeat(web.ctx.db, teamId, sender.uuid);
+    const leads = await makeContacts(web.ctx.db, teamId, 6, 'Robin');
+    await page.reload();
+    await page
+      .getByRole('button', { name: /: contacts and senders$/ })
+      .first()
+      .click();
+    const source = page.getByRole('region', { name: 'Contacts and senders' });
+    await source.getByLabel('Senders').click();
+    await page.getByRole('option', { name: /Sandy/ }).click();
+    await page.keyboard.press('Escape');
+
+    // The template editor completes variables and renders the text for a contact of the flow.
+    await page.getByRole('button', { name: 'Step 5: LinkedIn message', exact: true }).click();
+    const step = page.getByRole('region', { name: 'Step 5: LinkedIn message' });
+    const text = step.getByRole('textbox', { name: 'Text' });
+    await text.click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' {{fir');
+    await page
+      .getByRole('option', { name: /first_name/ })
+      .first()
+      .click();
+    await page.keyboard.type('}} {{nope}}');
+    await step.getByText(/Not a variable: nope/).waitFor();
+    await step.getByText(/For Robin/).waitFor();
+    await expectAccessible(page, 'template editor');
+    for (let i = 0; i < 9; i += 1) await page.keyboard.press('Backspace');
+
+    // The unsaved draft is what the preview runs.
+    await page.getByRole('button', { name: 'What will happen' }).click();
+    const drawer = page.getByRole('dialog', { name: 'What will happen' });
+    await drawer.getByLabel('Contacts').fill('6');
+    await drawer.getByLabel('Days').fill('10');
+    await drawer.getByLabel('Acceptance rate (%)').fill('100');
+    await drawer.getByRole('button', { name: 'Run preview' }).click();
+    await drawer.getByText(/6 contacts from/).waitFor();
+    const chart = drawer.getByRole('region', { name: /^Actions per day of Sandy.* limits$/ });
+    await chart.getByRole('img').waitFor();
+    await chart.getByText('Table').click();
+    const table = chart.getByRole('table');
+    await table.waitFor();
+    expect(await table.getByRole('row').count()).toBeGreaterThan(1);
+    await expect.poll(() => table.textContent()).toMatch(/Connection request/);
+    await drawer.getByRole('button', { name: /Robin/ }).first().click();
+    await drawer
+      .getByText(/Thanks for connecting, Robin/)
+      .first()
+      .waitFor();
+    await expectAccessible(page, 'preview');
+    await page.keyboard.press('Escape');
+
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved.').waitFor();
+    const start = await web.ctx.request(web.owner, {
+      method: 'PUT',
+      url: `/flows/api/flows/${flowUuid}/start`,
+    });
+    expect(start.statusCode).toBeLessThan(300);
+    for (const lead of leads) {
+      const res = await web.ctx.request(web.owner, {
+        method: 'POST',
+        url: `/flows/api/flows/${flowUuid}/leads/${lead.uuid}`,
+        payload: { contact_source_id: 1 },
+      });
+      expect(res.statusCode, res.body).toBeLessThan(300);
+    }
   });
 });

@@ -12,8 +12,10 @@ import {
 } from '@tanstack/react-router';
 import { ApiError } from './api';
 import { AppLayout } from './layout/AppLayout';
+import { recordRoutes } from './pages/contacts/routes';
 import { flowRoutes } from './pages/flows/routes';
 import { inboxRoutes } from './pages/inbox/routes';
+import { senderRoutes } from './pages/senders/routes';
 import { taskRoutes } from './pages/tasks/routes';
 import { sessionQuery } from './session';
 
@@ -114,6 +116,8 @@ const routeTree = rootRoute.addChildren([
     ...flowRoutes(appRoute),
     taskRoutes(appRoute),
     inboxRoutes(appRoute),
+    senderRoutes(appRoute),
+    ...recordRoutes(appRoute),
   ]),
 ]);
 

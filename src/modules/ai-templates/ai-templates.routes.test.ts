@@ -1,14 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext, type TestUser } from '../../../test/harness.js';
+import { multipart, tempFilesDir } from '../files/files.test-support.js';
 
 let ctx: TestContext;
 let alice: TestUser;
 let bob: TestUser;
+/** An attachment of alice's (templates may name only their team's). */
+let attachment: string;
 
 beforeAll(async () => {
-  ctx = await createTestContext();
+  ctx = await createTestContext({ config: { filesDir: await tempFilesDir() } });
   alice = await ctx.createUser();
   bob = await ctx.createUser();
+  const body = multipart([{ name: 'attachment', content: 'Our prices', filename: 'prices.txt' }]);
+  const res = await ctx.request(alice, {
+    method: 'POST',
+    url: '/flows/api/attachments',
+    payload: body.payload,
+    headers: body.headers,
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  attachment = res.json().uuid;
 });
 afterAll(() => ctx.close());
 
@@ -30,7 +42,7 @@ describe('AI templates CRUD', () => {
       prompt: 'Write an opener for {{first_name}}.',
       llm_config: { model: 'gpt-4o-mini', temperature: 0.5 },
       enable_fallback: true,
-      attachments: [{ uuid: '01900000-0000-7000-8000-00000000000a' }],
+      attachments: [{ uuid: attachment }],
       settings: { max_length: 500 },
     });
     expect(created).toEqual({
@@ -44,7 +56,7 @@ describe('AI templates CRUD', () => {
       subject: null,
       body: 'Hi {{first_name}}, \u2026',
       fallback_body: null,
-      attachments: [{ uuid: '01900000-0000-7000-8000-00000000000a' }],
+      attachments: [{ uuid: attachment }],
       prompt: 'Write an opener for {{first_name}}.',
       llm_uuid: null,
       llm_config: { model: 'gpt-4o-mini', temperature: 0.5 },

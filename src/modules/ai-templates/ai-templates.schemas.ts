@@ -229,3 +229,15 @@ export const RenderAnswer = Type.Object({
   }),
   unknown_variables: Type.Array(Type.String(), { description: 'Names that are not variables (typos?)' }),
 });
+
+export const TemplateVariableList = Type.Array(
+  Type.Object({
+    name: Type.String({
+      description: 'How a template names it: first_name, company.domain, custom_fields.Industry',
+    }),
+    group: Type.Enum(['contact', 'company', 'custom_field', 'sender'], { description: 'Whose value it is' }),
+    description: Type.String({ description: 'What it holds' }),
+    example: Type.String({ description: 'An example value' }),
+  }),
+  { description: "Every variable a message template can use, the team's custom fields by name included" },
+);

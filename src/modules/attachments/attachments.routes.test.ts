@@ -197,3 +197,32 @@ describe('get, list and delete', () => {
     expect(resolved[0]!.name).toBe('mine.png');
   });
 });
+
+describe('/leads/api/attachments (the path the hosted MCP server uses)', () => {
+  it('uploads with the field "file", lists, gets and deletes like /flows/api/attachments', async () => {
+    const body = multipart([file(PNG_BYTES, 'logo.png', 'file')]);
+    const up = await ctx.request(alice, {
+      method: 'POST',
+      url: '/leads/api/attachments',
+      payload: body.payload,
+      headers: body.headers,
+    });
+    expect(up.statusCode, up.body).toBe(201);
+    const uuid = up.json().uuid as string;
+    const listed = await ctx.request(alice, { method: 'GET', url: '/leads/api/attachments?limit=100' });
+    expect(listed.json().data.map((a: { uuid: string }) => a.uuid)).toContain(uuid);
+    const got = await ctx.request(alice, { method: 'GET', url: `/leads/api/attachments/${uuid}` });
+    expect(got.json()).toEqual(
+      (await ctx.request(alice, { method: 'GET', url: `/flows/api/attachments/${uuid}` })).json(),
+    );
+    expect(
+      (await ctx.request(bob, { method: 'GET', url: `/leads/api/attachments/${uuid}` })).statusCode,
+    ).toBe(404);
+    expect(
+      (await ctx.request(alice, { method: 'DELETE', url: `/leads/api/attachments/${uuid}` })).statusCode,
+    ).toBe(204);
+    expect(
+      (await ctx.request(alice, { method: 'GET', url: `/flows/api/attachments/${uuid}` })).statusCode,
+    ).toBe(404);
+  });
+});

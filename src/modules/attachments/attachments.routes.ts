@@ -1,5 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { type PathAlias, withAliases } from '../../http/aliases.js';
 import { authOf } from '../../http/auth.js';
 import { errorRef } from '../../http/openapi.js';
 import { NoContent, UuidParams } from '../../http/schemas.js';
@@ -14,10 +15,16 @@ const tags = ['Attachments'];
 // Multipart framing around the file: boundaries and the small payload field.
 const MULTIPART_OVERHEAD = 64 * 1024;
 
+/** The hosted MCP server lists, reads, deletes and uploads attachments under /leads/api/attachments. */
+const ALIASES: PathAlias[] = [
+  { path: '/flows/api/attachments', alias: '/leads/api/attachments', operationSuffix: 'Leads' },
+];
+
 export const attachmentsRoutes: FastifyPluginAsyncTypebox<{ attachments: AttachmentsService }> = async (
-  app,
+  instance,
   { attachments },
 ) => {
+  const app = withAliases(instance, ALIASES);
   await app.register(multipart, {
     limits: { fileSize: attachments.maxBytes, files: 2, fields: 10, fieldSize: 16 * 1024, parts: 12 },
     throwFileSizeLimit: false,

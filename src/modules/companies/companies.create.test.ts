@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeList } from '../../../test/factories.js';
+import { makeDataSource, makeList } from '../../../test/factories.js';
 import { createTestContext, type TestContext, type TestUser } from '../../../test/harness.js';
 import {
   companyStages,
@@ -32,6 +32,7 @@ async function countCompanies(teamId: number) {
 describe('POST /leads/api/companies: creating', () => {
   it('creates companies with normalised identifiers and the full wire object (200, input order)', async () => {
     const list = await makeList(ctx.db, alice.teamId, 'Targets');
+    const source = await makeDataSource(ctx.db, alice.teamId);
     const tag = await makeTag(ctx, alice.teamId, 'Existing');
     await makeCustomField(ctx, alice.teamId, 'seats', 'number');
     const [newStage] = await companyStages(ctx, alice.teamId);
@@ -54,7 +55,7 @@ describe('POST /leads/api/companies: creating', () => {
         },
         { name: 'Sales Nav Co', linkedin: 'https://www.linkedin.com/sales/company/1035?x=y' },
       ],
-      { list_uuids: [list.uuid], data_source_uuid: '0190f000-0000-7000-8000-0000000000d5' },
+      { list_uuids: [list.uuid], data_source_uuid: source.uuid },
     );
     expect(acme).toMatchObject({
       team_id: alice.teamId,
@@ -75,7 +76,7 @@ describe('POST /leads/api/companies: creating', () => {
       status: 'ok',
       linkedin_status: 'need_enrichment',
       is_blacklisted: false,
-      data_source_uuid: '0190f000-0000-7000-8000-0000000000d5',
+      data_source_uuid: source.uuid,
       pipeline_stage_uuid: newStage!.uuid,
       lead_status_uuid: newStage!.uuid,
       last_enrich_at: null,

@@ -64,7 +64,11 @@ const stage: FilterField = {
 };
 
 /** The fields of the company filter, with the team's company custom field definitions. */
-export function companyFilterFields(definitions: CustomFieldDefinition[]): FilterSpec['fields'] {
+export function companyFilterFields(
+  definitions: CustomFieldDefinition[],
+  /** The team whose tag names `tags` may use. */
+  teamId?: number,
+): FilterSpec['fields'] {
   return {
     q: {
       type: 'string',
@@ -99,7 +103,7 @@ export function companyFilterFields(definitions: CustomFieldDefinition[]): Filte
       column: 'c.lists',
       description: 'List UUIDs: companies in any of them; "is_null" companies in no list',
     },
-    ...tagFilterFields('c.tags', 'company'),
+    ...tagFilterFields('c.tags', 'company', teamId),
     pipeline_stage_uuid: stage,
     lead_status_uuid: { ...stage, description: 'Alias of pipeline_stage_uuid' },
     data_source_uuid: { type: 'uuid', column: 'c.data_source_uuid' },
@@ -120,8 +124,8 @@ export function companyFilterFields(definitions: CustomFieldDefinition[]): Filte
 /** Keys of the company filter (custom field names go under custom_fields). */
 export const COMPANY_FILTER_KEYS = Object.keys(companyFilterFields([]));
 
-export function companyFilterSpec(definitions: CustomFieldDefinition[]): FilterSpec {
-  return { name: 'company filter', fields: companyFilterFields(definitions) };
+export function companyFilterSpec(definitions: CustomFieldDefinition[], teamId: number): FilterSpec {
+  return { name: 'company filter', fields: companyFilterFields(definitions, teamId) };
 }
 
 /** Compiles a company filter of a team; loads the custom field definitions only when it uses them. */
@@ -134,7 +138,7 @@ export async function compileCompanyFilter(
   const usesCustomFields =
     filter !== null && typeof filter === 'object' && 'custom_fields' in (filter as object);
   const definitions = usesCustomFields ? await selectCustomFieldDefinitions(db, teamId, 'company') : [];
-  return compileFilter(companyFilterSpec(definitions), filter, path);
+  return compileFilter(companyFilterSpec(definitions, teamId), filter, path);
 }
 
 export const companySort: SortSpec = {

@@ -173,7 +173,7 @@ describe('GET /leads/api/companies', () => {
       ['filter[colour]=red', 'filter.colour'],
       ['filter[ln_id]=abc', 'filter.ln_id'],
       ['filter[status]=weird', 'filter.status'],
-      ['filter[tags_all]=nope', 'filter.tags_all.0'],
+      ['filter[tags_all]=', 'filter.tags_all.0'],
       ['order_field=about', 'order_field'],
     ];
     for (const [query, field] of cases) {

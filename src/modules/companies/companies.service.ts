@@ -12,6 +12,7 @@ import { refreshCompanyBlacklistFlags } from '../blacklists/blacklist-match.js';
 import { queueBulkOperation } from '../bulk-operations/bulk-operations.jobs.js';
 import { resolveCustomFieldInput } from '../custom-fields/custom-field-values.js';
 import { selectCustomFieldDefinitions } from '../custom-fields/custom-fields.repository.js';
+import { requireDataSource } from '../data-sources/data-sources.references.js';
 import { type LeadRow, type PresentedLead, presentLead } from '../leads/leads.present.js';
 import { selectInitialStageUuid } from '../pipeline-stages/pipeline-stages.defaults.js';
 import { companySort, compileCompanyFilter } from './companies.filter.js';
@@ -120,6 +121,7 @@ export function createCompaniesService(deps: { db: Database; config: Pick<Config
       return retrying(async (trx) => {
         const definitions = await definitionsOf(trx, teamId);
         await requireTeamLists(trx, teamId, listUuids, 'list_uuids');
+        await requireDataSource(trx, teamId, body.data_source_uuid);
         const tags = await resolveTagRefs(
           trx,
           teamId,
@@ -194,6 +196,7 @@ export function createCompaniesService(deps: { db: Database; config: Pick<Config
             await requireCompanyStages(trx, teamId, [stage], () => field);
             values.pipeline_stage_uuid = stage;
           }
+          await requireDataSource(trx, teamId, body.data_source_uuid);
           if (body.tags) values.tags = (await resolveTagRefs(trx, teamId, [body.tags], () => 'tags'))[0];
           if (body.lists) {
             values.lists = lower(body.lists);

@@ -183,6 +183,16 @@ describe('queueing', () => {
       payload: { filter: { industry: 'Robotics' } },
     });
     expect(ok.json()).toEqual({ count: 2, skipped: 0, credits_remaining: 0 });
+    // POST /leads/api/companies/enrich (the MCP server's path) is the same operation.
+    const uuids = created.json().map((c: { uuid: string }) => c.uuid);
+    await ctx.services.identity.addCredits(erin.teamId, 1);
+    const byPost = await ctx.request(erin, {
+      method: 'POST',
+      url: '/leads/api/companies/enrich',
+      payload: { uuids, refresh: true },
+    });
+    expect(byPost.statusCode, byPost.body).toBe(200);
+    expect(byPost.json()).toMatchObject({ count: 1, skipped: 2 }); // the two above are queued already
     const badKey = await ctx.request(erin, {
       method: 'PUT',
       url: COMPANIES,
@@ -191,7 +201,7 @@ describe('queueing', () => {
     expect(badKey.statusCode).toBe(422);
     const noBody = await ctx.request(erin, { method: 'POST', url: `${QUEUE}/metrics` });
     expect(noBody.statusCode, noBody.body).toBe(200);
-    expect(noBody.json()).toEqual({ this_month_count: 2 });
+    expect(noBody.json()).toEqual({ this_month_count: 3 });
     const extra = await ctx.request(erin, {
       method: 'POST',
       url: `${QUEUE}/metrics`,
@@ -202,7 +212,7 @@ describe('queueing', () => {
       method: 'GET',
       url: `${QUEUE}?filter[object]=company&filter[status]=pending`,
     });
-    expect(companiesOnly.json().total).toBe(2);
+    expect(companiesOnly.json().total).toBe(3);
   });
 
   it('refuses to take credits below 0 by hand (admin add-credits)', async () => {

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { type PathAlias, withAliases } from '../../http/aliases.js';
 import { authOf } from '../../http/auth.js';
 import { errorResponse } from '../../http/openapi.js';
 import {
@@ -19,10 +20,22 @@ const creditsNote =
   'queued and the answer is 402 payment_required with error.data {needed, available}. Blacklisted ' +
   'records, records already waiting in the queue and contacts without a LinkedIn reference are skipped.';
 
+/** The hosted MCP server enriches companies with POST /leads/api/companies/enrich. */
+const ALIASES: PathAlias[] = [
+  {
+    path: '/leads/api/companies/advanced-enrichment',
+    alias: '/leads/api/companies/enrich',
+    method: 'PUT',
+    aliasMethod: 'POST',
+    operationSuffix: 'ByPost',
+  },
+];
+
 export const enrichmentRoutes: FastifyPluginAsyncTypebox<{ enrichment: EnrichmentService }> = async (
-  app,
+  instance,
   { enrichment },
 ) => {
+  const app = withAliases(instance, ALIASES);
   app.put(
     '/leads/api/leads/advanced-enrichment',
     {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeDataSource } from '../../../test/factories.js';
 import { createTestContext, type TestContext, type TestUser } from '../../../test/harness.js';
 import { expectAccounted, fixture, importFile, tempFilesDir } from './files.test-support.js';
 
@@ -366,7 +367,7 @@ describe('rows that look alike', () => {
       { source: 'linkedin', target: 'linkedin' },
       { source: 'domain', target: 'domain' },
     ];
-    const dataSource = '0190a0a0-0000-7000-8000-00000000d5d5';
+    const dataSource = (await makeDataSource(ctx.db, user.teamId)).uuid;
     const first = await importFile(
       ctx,
       user,

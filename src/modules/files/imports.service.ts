@@ -6,6 +6,7 @@ import { newId } from '../../lib/ids.js';
 import { envelope, type PageParams, resolvePage } from '../../lib/pagination.js';
 import { requireTeamLists } from '../companies/companies.references.js';
 import { selectCustomFieldDefinitions } from '../custom-fields/custom-fields.repository.js';
+import { requireDataSource } from '../data-sources/data-sources.references.js';
 import { requireList, resolveTagInputs } from '../leads/leads.references.js';
 import type { ImportType } from './files.tables.js';
 import { type ImportKind, mappingDeduplicates, resolveMapping } from './import-mapping.js';
@@ -131,6 +132,7 @@ export function createImportsService(deps: { db: Database; store: FileStore; upl
         ];
         await requireTeamLists(trx, teamId, listUuids, field);
       }
+      await requireDataSource(trx, teamId, body.data_source_uuid);
       const tags = (option('tags') as string[] | undefined) ?? [];
       const [tagUuids] = await resolveTagInputs(trx, teamId, [{ path: 'tags', values: tags }]);
       const config: ImportConfig = {

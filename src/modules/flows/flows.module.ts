@@ -7,6 +7,8 @@ import { createEnrollmentsService } from './enrollments/enrollments.service.js';
 import { fillContactSourcesHandler, startFilling } from './enrollments/filter-sources.js';
 import { flowsRoutes } from './flows.routes.js';
 import { createFlowsService, type FlowHooks } from './flows.service.js';
+import { flowPreviewRoutes } from './preview/preview.routes.js';
+import { createFlowPreviewService, type PreviewDeps } from './preview/preview.service.js';
 import { flowStatisticsRoutes } from './statistics/statistics.routes.js';
 import { createFlowStatisticsService } from './statistics/statistics.service.js';
 import { defaultReferenceCheckers, type ReferenceCheckers } from './versions/references.js';
@@ -19,13 +21,17 @@ export function createFlowsModule(deps: {
   db: Database;
   /** Reference checkers of modules added later (ai_template, attachment...), over the defaults. */
   references?: ReferenceCheckers;
+  /** What the preview simulates with (the template renderer, the sandbox's and the engine's settings). */
+  preview: Omit<PreviewDeps, 'db' | 'versions'>;
 }) {
   const references = { ...defaultReferenceCheckers, ...deps.references };
   const hooks: FlowHooks = { onActivated: startFilling };
+  const versions = createFlowVersionsService({ db: deps.db, references, hooks });
   return {
     flows: createFlowsService({ db: deps.db, hooks }),
     workspaces: createFlowWorkspacesService({ db: deps.db }),
-    versions: createFlowVersionsService({ db: deps.db, references, hooks }),
+    versions,
+    preview: createFlowPreviewService({ db: deps.db, versions, ...deps.preview }),
     enrollments: createEnrollmentsService({ db: deps.db }),
     statistics: createFlowStatisticsService({ db: deps.db }),
     jobs: [fillContactSourcesHandler({ db: deps.db })],
@@ -43,4 +49,5 @@ export const flowsModuleRoutes: FastifyPluginAsyncTypebox<{ flows: FlowsModule }
   await app.register(flowVersionsRoutes, { versions: flows.versions });
   await app.register(enrollmentsRoutes, { enrollments: flows.enrollments });
   await app.register(flowStatisticsRoutes, { statistics: flows.statistics });
+  await app.register(flowPreviewRoutes, { preview: flows.preview });
 };

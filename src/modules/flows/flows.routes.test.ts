@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeSandboxSeat } from '../../../test/automation-factories.js';
 import { createTestContext, type TestContext, type TestUser } from '../../../test/harness.js';
 import { defaultSchedule } from '../../lib/schedule.js';
 import {
@@ -79,6 +80,25 @@ describe('POST /flows/api/flows', () => {
     });
     expect(noSchedule.statusCode).toBe(422);
     expect(noSchedule.json().error.data).toHaveProperty('schedule');
+    expect(noSchedule.json().message).toContain('unless use_sender_schedule is true');
+    // Steps in each sender's schedule need no schedule of the flow: the team's default is kept.
+    const senders = await ctx.request(alice, {
+      method: 'POST',
+      url: '/flows/api/flows',
+      payload: { name: 'x', use_sender_schedule: true },
+    });
+    expect(senders.statusCode, senders.body).toBe(201);
+    expect(senders.json()).toMatchObject({
+      use_sender_schedule: true,
+      schedule: { timeblocks: expect.any(Array) },
+    });
+    const stillNeeded = await ctx.request(alice, {
+      method: 'POST',
+      url: '/flows/api/flows',
+      payload: { name: 'x', use_sender_schedule: false },
+    });
+    expect(stillNeeded.statusCode).toBe(422);
+    expect(stillNeeded.json().error.data).toHaveProperty('schedule');
   });
 
   it('names the bad time block and the unknown time zone', async () => {
@@ -301,6 +321,42 @@ describe('flow status machine', () => {
     expect(missingName.json().error.data).toHaveProperty('name');
   });
 
+  it('clones by path and lists by body, the forms the hosted MCP server sends', async () => {
+    const flow = await createFlow(ctx, alice, { description: 'by path' });
+    const res = await ctx.request(alice, {
+      method: 'POST',
+      url: `/flows/api/flows/${flow.uuid}/clone`,
+      payload: { name: 'Path copy' },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ name: 'Path copy', status: 'off', description: 'by path' });
+    const foreign = await ctx.request(bob, {
+      method: 'POST',
+      url: `/flows/api/flows/${flow.uuid}/clone`,
+      payload: { name: 'Stolen' },
+    });
+    expect(foreign.statusCode).toBe(404);
+    const extra = await ctx.request(alice, {
+      method: 'POST',
+      url: `/flows/api/flows/${flow.uuid}/clone`,
+      payload: { name: 'x', flow_uuid: flow.uuid },
+    });
+    expect(extra.statusCode).toBe(422);
+    const listed = await ctx.request(alice, {
+      method: 'POST',
+      url: '/flows/api/flows/list',
+      payload: {
+        filter: { uuid: [flow.uuid, res.json().uuid] },
+        limit: 10,
+        order_field: 'created_at',
+        order_type: 'asc',
+      },
+    });
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(listed.json().data.map((f: { name: string }) => f.name)).toEqual(['Outreach', 'Path copy']);
+    expect(listed.json().total).toBe(2);
+  });
+
   it('warns when the flow cannot do its work', async () => {
     const flow = await createFlow(ctx, alice);
     expect(flow.warnings.map((w) => w.code)).toEqual(['no_action_node']);
@@ -319,6 +375,7 @@ describe('flow status machine', () => {
     expect(list.data[0].warnings.map((w: { code: string }) => w.code)).toEqual(['senders_disabled']);
 
     const on = await makeSender(ctx, alice.teamId, 'enabled');
+    await makeSandboxSeat(ctx.db, alice.teamId, on.uuid);
     await saveVersion(ctx, alice, flow.uuid, {
       nodes: linearTree([messageStep()]),
       contact_sources: [

@@ -1,14 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { withBodyForm } from '../../http/aliases.js';
 import { authOf } from '../../http/auth.js';
 import { errorResponse } from '../../http/openapi.js';
 import { NoContent } from '../../http/schemas.js';
 import { flowFilterFields } from './flows.repository.js';
 import {
   CloneFlowBody,
+  CloneFlowByPathBody,
   CreateFlowBody,
   FlowDetail,
   FlowPage,
   FlowParams,
+  FlowsListBody,
   FlowsQuery,
   UpdateFlowBody,
 } from './flows.schemas.js';
@@ -47,19 +50,18 @@ const moves = [
 export const flowsRoutes: FastifyPluginAsyncTypebox<{ flows: FlowsService }> = async (app, { flows }) => {
   const tags = ['Flows'];
 
-  app.get(
-    '/flows/api/flows',
+  withBodyForm(
+    app,
     {
+      url: '/flows/api/flows',
+      bodyUrl: '/flows/api/flows/list',
+      primary: 'GET',
       config: { filterFields: Object.keys(flowFilterFields) },
-      schema: {
-        tags,
-        operationId: 'listFlows',
-        summary: 'List flows',
-        querystring: FlowsQuery,
-        response: { 200: FlowPage },
-      },
+      schema: { tags, operationId: 'listFlows', summary: 'List flows', response: { 200: FlowPage } },
+      querystring: FlowsQuery,
+      body: FlowsListBody,
     },
-    async (request) => flows.listFlows(authOf(request).teamId, request.query),
+    (params, request) => flows.listFlows(authOf(request).teamId, params as never),
   );
 
   app.post(
@@ -96,6 +98,28 @@ export const flowsRoutes: FastifyPluginAsyncTypebox<{ flows: FlowsService }> = a
     async (request, reply) => {
       const { teamId, userId } = authOf(request);
       return reply.code(201).send(await flows.cloneFlow({ teamId, userId }, request.body));
+    },
+  );
+
+  app.post(
+    '/flows/api/flows/:flowUuid/clone',
+    {
+      schema: {
+        tags,
+        operationId: 'cloneFlowByPath',
+        summary: 'Clone a flow',
+        description:
+          'Alias of POST /flows/api/flows/clone with the flow to copy in the path (the hosted MCP server\u2019s ' +
+          "form): copies the flow's settings and active version into a new flow with status off.",
+        params: FlowParams,
+        body: CloneFlowByPathBody,
+        response: { 201: FlowDetail },
+      },
+    },
+    async (request, reply) => {
+      const { teamId, userId } = authOf(request);
+      const body = { ...request.body, flow_uuid: request.params.flowUuid };
+      return reply.code(201).send(await flows.cloneFlow({ teamId, userId }, body));
     },
   );
 

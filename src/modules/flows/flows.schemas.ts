@@ -1,19 +1,26 @@
 import { type Static, Type } from 'typebox';
 import { ScheduleSchema } from '../../http/schedule.schemas.js';
-import { DateTime, Envelope, ListQuery, Nullable, Uuid } from '../../http/schemas.js';
+import { DateTime, Envelope, ListQuery, Nullable, SearchBody, Uuid } from '../../http/schemas.js';
 import { flowFilterFields, flowSort } from './flows.repository.js';
 import { TreeFields } from './versions/versions.schemas.js';
 
 export const FlowWarning = Type.Object(
   {
     code: Type.Union(
-      [Type.Literal('no_action_node'), Type.Literal('no_sender'), Type.Literal('senders_disabled')],
+      [
+        Type.Literal('no_action_node'),
+        Type.Literal('no_sender'),
+        Type.Literal('senders_disabled'),
+        Type.Literal('sender_without_mailbox'),
+        Type.Literal('sender_without_seat'),
+      ],
       {
         description:
-          'no_action_node: the tree does nothing but wait and route; no_sender: nodes need a sender and no contact source lists an existing one; senders_disabled: every sender of the contact sources is disabled',
+          'no_action_node: the tree does nothing but wait and route; no_sender: nodes need a sender and no contact source lists an existing one; senders_disabled: every sender of the contact sources is disabled; sender_without_mailbox: an enabled sender of the sources has no active mailbox and the tree sends e-mail; sender_without_seat: an enabled sender of the sources has no running LinkedIn seat and the tree has LinkedIn steps',
       },
     ),
     message: Type.String({ description: 'What is wrong and how to fix it' }),
+    sender_profile_uuid: Type.Optional(Uuid('The sender a sender_without_* warning is about')),
   },
   { description: 'A reason the flow cannot do its work' },
 );
@@ -96,7 +103,8 @@ const exampleSchedule = {
 export const CreateFlowBody = Type.Object(
   {
     name,
-    schedule: ScheduleSchema,
+    // Required unless use_sender_schedule is true (the anyOf below).
+    schedule: Type.Optional(ScheduleSchema),
     use_sender_schedule: Type.Optional(
       Type.Boolean({ default: false, description: "Run steps in each sender's schedule" }),
     ),
@@ -108,6 +116,17 @@ export const CreateFlowBody = Type.Object(
   },
   {
     additionalProperties: false,
+    anyOf: [
+      { required: ['schedule'] },
+      {
+        required: ['use_sender_schedule'],
+        properties: {
+          use_sender_schedule: { const: true, description: "Steps run in each sender's schedule" },
+        },
+      },
+    ],
+    'x-message': 'is required unless use_sender_schedule is true',
+    'x-fields': ['schedule'],
     examples: [{ name: 'DACH CTO Outreach', use_sender_schedule: false, schedule: exampleSchedule }],
   },
 );
@@ -128,16 +147,22 @@ export const UpdateFlowBody = Type.Object(
 );
 export type UpdateFlowBody = Static<typeof UpdateFlowBody>;
 
+const cloneProperties = { name, flow_workspace_uuid: Type.Optional(workspace) };
+
 export const CloneFlowBody = Type.Object(
-  {
-    flow_uuid: Uuid('The flow to copy'),
-    name,
-    flow_workspace_uuid: Type.Optional(workspace),
-  },
+  { flow_uuid: Uuid('The flow to copy'), ...cloneProperties },
   {
     additionalProperties: false,
     examples: [{ flow_uuid: '0190f000-0000-7000-8000-000000000002', name: 'DACH CTO Outreach (copy)' }],
   },
 );
+
+/** POST /flows/api/flows/{flowUuid}/clone: the flow to copy is the path's. */
+export const CloneFlowByPathBody = Type.Object(cloneProperties, {
+  additionalProperties: false,
+  examples: [{ name: 'DACH CTO Outreach (copy)' }],
+});
+
+export const FlowsListBody = SearchBody(flowSort, Object.keys(flowFilterFields));
 
 export const FlowParams = Type.Object({ flowUuid: Uuid('Flow UUID') });

@@ -6,8 +6,9 @@ import type { Database, Executor } from '../../db/database.js';
 import { AppError, invalidField, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { envelope, type PageParams, resolvePage } from '../../lib/pagination.js';
-import { assertValidSchedule } from '../../lib/schedule.js';
+import { assertValidSchedule, defaultSchedule } from '../../lib/schedule.js';
 import { endEnrollments, setFlowActive } from '../engine/enrollment-signals.js';
+import { teamTimeZone } from '../identity/team-timezone.js';
 import { syncFilterSources } from './enrollments/filter-sources.js';
 import * as repo from './flows.repository.js';
 import type { CreateFlowBody, UpdateFlowBody } from './flows.schemas.js';
@@ -131,9 +132,11 @@ export function createFlowsService(deps: { db: Database; hooks?: FlowHooks }) {
     },
 
     async createFlow(actor: Actor, body: CreateFlowBody) {
-      assertValidSchedule(body.schedule);
+      if (body.schedule) assertValidSchedule(body.schedule);
       return db.transaction().execute(async (trx) => {
         await requireWorkspace(trx, actor.teamId, body.flow_workspace_uuid);
+        // Without one (use_sender_schedule), the team's default is kept for when it is switched off.
+        const schedule = body.schedule ?? defaultSchedule(await teamTimeZone(trx, actor.teamId));
         const uuid = newId();
         const versionUuid = newId();
         const flow = await repo.insertFlow(trx, {
@@ -145,7 +148,7 @@ export function createFlowsService(deps: { db: Database; hooks?: FlowHooks }) {
           flow_workspace_uuid: body.flow_workspace_uuid ?? null,
           flow_version_uuid: versionUuid,
           use_sender_schedule: body.use_sender_schedule ?? false,
-          schedule: body.schedule,
+          schedule,
           priority: body.priority ?? 2,
           status: 'draft',
           is_public: body.is_public ?? false,

@@ -50,7 +50,11 @@ function compileEmail(value: unknown, path: string): RawBuilder<SqlBool> {
 }
 
 /** The fields of the contact filter, with the team's custom field definitions. */
-export function leadFilterFields(definitions: CustomFieldDefinition[]): FilterSpec['fields'] {
+export function leadFilterFields(
+  definitions: CustomFieldDefinition[],
+  /** The team whose tag names `tags` may use. */
+  teamId?: number,
+): FilterSpec['fields'] {
   return {
     q: {
       type: 'string',
@@ -120,7 +124,7 @@ export function leadFilterFields(definitions: CustomFieldDefinition[]): FilterSp
     email_status: { type: 'enum', values: EMAIL_STATUSES, column: 'l.email_status' },
     is_blacklisted: { type: 'boolean', column: 'l.is_blacklisted' },
     has_unread: hasUnreadFilterField,
-    ...tagFilterFields('l.tags', 'contact'),
+    ...tagFilterFields('l.tags', 'contact', teamId),
     custom_fields: customFieldsFilterField(definitions, 'l.custom_fields'),
     last_automation_approve_at: { type: 'datetime', column: 'l.last_automation_approve_at' },
     created_at: { type: 'datetime', column: 'l.created_at' },
@@ -131,11 +135,11 @@ export function leadFilterFields(definitions: CustomFieldDefinition[]): FilterSp
 /** Keys of the contact filter (for schema descriptions; custom field names go under custom_fields). */
 export const LEAD_FILTER_KEYS = Object.keys(leadFilterFields([]));
 
-export function leadFilterSpec(definitions: CustomFieldDefinition[]): FilterSpec {
-  return { name: 'contact filter', fields: leadFilterFields(definitions) };
+export function leadFilterSpec(definitions: CustomFieldDefinition[], teamId: number): FilterSpec {
+  return { name: 'contact filter', fields: leadFilterFields(definitions, teamId) };
 }
 
 /** The contact filter spec of a team (over alias `l`), with its custom fields loaded. */
 export async function loadLeadFilterSpec(db: Executor, teamId: number): Promise<FilterSpec> {
-  return leadFilterSpec(await selectCustomFieldDefinitions(db, teamId, 'lead'));
+  return leadFilterSpec(await selectCustomFieldDefinitions(db, teamId, 'lead'), teamId);
 }

@@ -132,6 +132,16 @@ describe('POST /leads/api/leads/search filter forms', () => {
     expect(await names({ tags_all: [tagA.uuid, tagB.uuid] })).toEqual(['Ann Archer']);
     expect(await names({ tags: 'is_null' })).toEqual(['Cat Cole', 'Dan Drake', 'Eve Evans']);
     expect(await names({ tags: 'is_not_null' })).toEqual(['Ann Archer', 'Ben Baker']);
+    // Tag names, as contact create takes them (case-insensitive; an unknown name matches nothing).
+    expect(await names({ tags: ['a'] })).toEqual(['Ann Archer', 'Ben Baker']);
+    expect(await names({ tags: 'B' })).toEqual(['Ann Archer']);
+    expect(await names({ tags: ['No such tag', tagB.uuid] })).toEqual(['Ann Archer']);
+    expect(await names({ tags: { '!=': 'B' } })).toEqual(['Ben Baker', 'Cat Cole', 'Dan Drake', 'Eve Evans']);
+    expect(await names({ tags_all: ['A', tagB.uuid] })).toEqual(['Ann Archer']);
+    expect(await names({ tags_all: ['A', 'No such tag'] })).toEqual([]);
+    // Bob's tag of the same name is not alice's.
+    await makeTag(ctx, bob.teamId, 'Shared name');
+    expect(await names({ tags: ['Shared name'] })).toEqual([]);
   });
 
   it('pages tag and free-text searches with exact totals, also past the last page', async () => {
@@ -201,7 +211,8 @@ describe('POST /leads/api/leads/search filter forms', () => {
       [{ linkedin_status: 'great' }, 'filter.linkedin_status'],
       [{ created_at: { '~': '2024-01-01' } }, 'filter.created_at.~'],
       [{ created_at: 'yesterday' }, 'filter.created_at'],
-      [{ tags_all: ['x'] }, 'filter.tags_all.0'],
+      [{ tags_all: [42] }, 'filter.tags_all.0'],
+      [{ tags: { '>': 'A' } }, 'filter.tags.>'],
       [{ custom_fields: { shoe: 'x' } }, 'filter.custom_fields.shoe'],
       [{ email: { '>': 'a' } }, 'filter.email'],
     ];

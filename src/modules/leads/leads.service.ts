@@ -156,7 +156,7 @@ export function createLeadsService(deps: { db: Database; config: Config }) {
         ('custom_fields' in params.filter ||
           (isSelectionObject(params.filter.leadFilter) && 'custom_fields' in params.filter.leadFilter));
       const where = compileSelection(
-        leadFilterSpec(usesCustomFields ? await definitions : []),
+        leadFilterSpec(usesCustomFields ? await definitions : [], teamId),
         params.filter,
         'filter',
         { emptyMeansAll: true },
@@ -185,7 +185,7 @@ export function createLeadsService(deps: { db: Database; config: Config }) {
     },
 
     async countLeads(teamId: number, input: CountInput) {
-      const spec = leadFilterSpec(await definitionsOf(teamId));
+      const spec = leadFilterSpec(await definitionsOf(teamId), teamId);
       // {"filter": {"all": true, "leadFilter": {...}}} and {"all": true, "filter": {...}} mean the same.
       const nested = isSelectionObject(input.filter) ? input.filter : {};
       const selection: Record<string, unknown> = { ...nested };
@@ -199,7 +199,7 @@ export function createLeadsService(deps: { db: Database; config: Config }) {
     async metrics(teamId: number, input: MetricsInput) {
       // Clients that leave the period out mean all time (a documented leniency).
       const { from, to } = periodBounds(input);
-      const spec = leadFilterSpec(await definitionsOf(teamId));
+      const spec = leadFilterSpec(await definitionsOf(teamId), teamId);
       const where = compileSelection(spec, input.filter, 'filter', { emptyMeansAll: true });
       const wantsContacts = input.metrics.some((metric) => CONTACT_METRICS.includes(metric));
       const counts = wantsContacts
@@ -236,7 +236,7 @@ export function createLeadsService(deps: { db: Database; config: Config }) {
         body.type,
         assertMassActionPayload(body.payload),
       );
-      const spec = leadFilterSpec(await definitionsOf(actor.teamId));
+      const spec = leadFilterSpec(await definitionsOf(actor.teamId), actor.teamId);
       const where = massActionWhere(spec, body.filter);
       const selected = await countLeads(db, actor.teamId, where);
       if (selected > deps.config.massActionSyncLimit) {

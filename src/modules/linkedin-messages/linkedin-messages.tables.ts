@@ -61,6 +61,10 @@ export interface LinkedinSyncStateTable {
   leased_until: Date | null;
   last_synced_at: Date | null;
   last_error: string | null;
+  /** Conversations the inbox listed on its last read that listed any (null: never counted). */
+  listed_conversations: number | null;
+  /** Reads in a row that listed no conversation since. */
+  empty_inbox_reads: Defaulted<number>;
 }
 
 export interface SandboxLinkedinInboxTable {

@@ -10,6 +10,7 @@ import { crossTeam } from '../../db/citus.js';
 import { claimAcrossTeams } from '../../db/team-claims.js';
 import type { InboxRegistry } from '../engine/drivers/inbox.js';
 import { isSeatFailure } from '../engine/drivers/reader.js';
+import { recordInboxListing } from './linkedin-inbox-health.js';
 import { type IngestResult, ingestInbox } from './linkedin-ingest.js';
 import { reconcileStaleMessages, type SendDeps } from './linkedin-send.js';
 
@@ -87,6 +88,9 @@ export async function syncSeat(
         .where('team_id', '=', teamId)
         .where('sender_profile_uuid', '=', senderUuid)
         .execute();
+      if (page === 0 && read.value.conversations !== undefined) {
+        await recordInboxListing(trx, teamId, senderUuid, read.value.conversations, now);
+      }
       return stored;
     });
     total.pages += 1;

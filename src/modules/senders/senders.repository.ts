@@ -75,19 +75,31 @@ export async function selectSenderProfile(db: Executor, teamId: number, uuid: st
  * The status of each of `uuids` that names one of the team's profiles (others are absent from the
  * map): flows check the senders of a contact source with it, the engine skips disabled ones.
  */
-export async function selectSenderStatuses(
+/** What a sender can act through now: enabled or not, an active mailbox, a running LinkedIn seat. */
+export type SenderChannels = {
+  status: 'enabled' | 'disabled';
+  name: string;
+  mailbox: boolean;
+  seat: boolean;
+};
+
+/** The channels of the team's senders among `uuids` (unknown ones are absent), in one statement. */
+export async function selectSenderChannels(
   db: Executor,
   teamId: number,
   uuids: readonly string[],
-): Promise<Map<string, 'enabled' | 'disabled'>> {
+): Promise<Map<string, SenderChannels>> {
   if (uuids.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('sender_profiles')
-    .select(['uuid', 'status'])
-    .where('team_id', '=', teamId)
-    .where('uuid', '=', sql<string>`any(${[...uuids]}::uuid[])`)
-    .execute();
-  return new Map(rows.map((row) => [row.uuid, row.status]));
+  const { rows } = await sql<SenderChannels & { uuid: string }>`
+    select s.uuid, s.status, trim(concat_ws(' ', s.first_name, s.last_name)) as name,
+      exists (select 1 from mailboxes m where m.team_id = s.team_id and m.sender_profile_uuid = s.uuid
+        and m.status = 'active') as mailbox,
+      exists (select 1 from linkedin_browsers b where b.team_id = s.team_id and b.sender_profile_uuid = s.uuid
+        and b.status = 'running') as seat
+    from sender_profiles s
+    where s.team_id = ${teamId} and s.uuid = any(${[...uuids]}::uuid[])
+  `.execute(db);
+  return new Map(rows.map(({ uuid, ...channels }) => [uuid, channels]));
 }
 
 export type SenderProfileValues = {

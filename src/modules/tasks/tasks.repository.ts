@@ -86,6 +86,16 @@ export async function selectTask(db: Executor, teamId: number, uuid: string) {
   return rows[0];
 }
 
+/** The team's tasks of `uuids`, oldest first. */
+export async function selectTasksByUuids(db: Executor, teamId: number, uuids: string[]) {
+  if (uuids.length === 0) return [];
+  const { rows } = await sql<TaskRow>`
+    select ${columns} from tasks t where t.team_id = ${teamId} and t.uuid = any(${uuids}::uuid[])
+    order by t.created_at, t.uuid
+  `.execute(db);
+  return rows;
+}
+
 /** Automation tasks among `uuids` (the first few), for refusing hand moves of them. */
 export async function selectAutomationTaskUuids(db: Executor, teamId: number, uuids: string[]) {
   const { rows } = await sql<{ uuid: string }>`

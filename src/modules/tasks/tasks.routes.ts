@@ -1,24 +1,30 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { withBodyForm } from '../../http/aliases.js';
 import { authOf } from '../../http/auth.js';
 import { errorResponse } from '../../http/openapi.js';
 import { UuidParams } from '../../http/schemas.js';
+import type { GroupField } from './tasks.counts.js';
 import { taskFilterFields } from './tasks.filter.js';
 import { MASS_MOVES } from './tasks.mass-moves.js';
 import {
   CompleteTaskBody,
   ContinueAutomationBody,
   ContinueAutomationResult,
+  CreatedTasks,
   CreateTaskBody,
   FailTaskBody,
   GroupCounts,
   GroupCountsBody,
+  GroupCountsQuery,
   MassMoveBody,
   MassMoveResult,
+  RestartFromTopBody,
   ScheduleQuery,
   SenderDay,
   Task,
   TaskPage,
+  TasksListBody,
   TasksQuery,
   TeamDay,
 } from './tasks.schemas.js';
@@ -55,9 +61,12 @@ const MASS_MOVE_TEXT: Record<(typeof MASS_MOVES)[number], { summary: string; des
 export const tasksRoutes: FastifyPluginAsyncTypebox<{ tasks: TasksService }> = async (app, { tasks }) => {
   const tags = ['Tasks'];
 
-  app.get(
-    '/flows/api/tasks',
+  withBodyForm(
+    app,
     {
+      url: '/flows/api/tasks',
+      bodyUrl: '/flows/api/tasks/list',
+      primary: 'GET',
       config: { filterFields: Object.keys(taskFilterFields) },
       schema: {
         tags,
@@ -66,15 +75,17 @@ export const tasksRoutes: FastifyPluginAsyncTypebox<{ tasks: TasksService }> = a
         description:
           'Bracket filters (filter[status]=failed, filter[executed_at][>=]=2026-07-01, filter[type][]=a&' +
           'filter[type][]=b) on flow_uuid, type, status, automation, lead_uuid, sender_profile_uuid, ' +
-          'flow_node_id, executed_at, schedule_at (also uuid, flow_lead_uuid, created_at); a flat ?status= ' +
+          'flow_node_id, executed_at, schedule_at, automation_error_code, schedule_at_before, ' +
+          'schedule_at_after, assignee_uuid (also uuid, flow_lead_uuid, created_at); a flat ?status= ' +
           'filters the same way. order_field: created_at (default), schedule_at, executed_at, uuid. total ' +
-          'is exact; with filters on flow, node, sender, type, automation and status only it comes from ' +
-          'counters, so it stays fast at ten million tasks.',
-        querystring: TasksQuery,
+          'is exact; with filters on flow, node, sender, type, automation, status and error code only it ' +
+          'comes from counters, so it stays fast at ten million tasks.',
         response: { 200: TaskPage },
       },
+      querystring: TasksQuery,
+      body: TasksListBody,
     },
-    async (request) => tasks.listTasks(authOf(request).teamId, request.query),
+    (params, request) => tasks.listTasks(authOf(request).teamId, params as never),
   );
 
   app.post(
@@ -83,15 +94,25 @@ export const tasksRoutes: FastifyPluginAsyncTypebox<{ tasks: TasksService }> = a
       schema: {
         tags,
         operationId: 'createTask',
-        summary: 'Create a to-do',
+        summary: 'Create a to-do (or one per selected contact)',
         description:
           'A manual task for a person: one of the five manual types, about a contact, done as a sender ' +
-          'profile. text is stored as payload.template. It is not executed by the product.',
+          'profile. text is stored as payload.template. It is not executed by the product. With filter (the ' +
+          'contact selection of mass actions: {"all": false, "ids": [...], "excludeIds": []} or filter keys; ' +
+          'blacklisted contacts left out) one to-do per selected contact (and lead_uuid, if sent too) is ' +
+          'made, answered as {affected, operation: null, data}; above LEADFLOW_MASS_ACTION_SYNC_LIMIT ' +
+          'contacts a bulk operation makes them (202 {affected: null, operation, data: []}).',
         body: CreateTaskBody,
-        response: { 201: Task },
+        response: { 201: Type.Union([Task, CreatedTasks]), 202: CreatedTasks },
       },
     },
-    async (request, reply) => reply.code(201).send(await tasks.createTask(authOf(request), request.body)),
+    async (request, reply) => {
+      const actor = authOf(request);
+      const { filter, ...input } = request.body;
+      if (filter === undefined) return reply.code(201).send(await tasks.createTask(actor, input));
+      const result = await tasks.createTasks(actor, { ...input, filter });
+      return reply.code(result.queued ? 202 : 201).send(result.body);
+    },
   );
 
   app.get(
@@ -116,21 +137,30 @@ export const tasksRoutes: FastifyPluginAsyncTypebox<{ tasks: TasksService }> = a
     async (request) => tasks.schedule(authOf(request).teamId, request.query),
   );
 
-  app.post(
-    '/flows/api/tasks/group-counts',
+  withBodyForm(
+    app,
     {
+      url: '/flows/api/tasks/group-counts',
+      bodyUrl: '/flows/api/tasks/group-counts',
+      primary: 'POST',
       schema: {
         tags,
         operationId: 'taskGroupCounts',
         summary: 'Count tasks by group',
         description:
           'Number of tasks per value of group_field among those matching filter. Grouping by status, type, ' +
-          'flow, sender, automation or error code with a filter on those keys only is read from counters.',
-        body: GroupCountsBody,
+          'flow, sender, automation or error code with a filter on those keys only is read from counters. ' +
+          'The GET form takes the same parameters in the query string (group_field defaults to status there).',
         response: { 200: GroupCounts },
       },
+      querystring: GroupCountsQuery,
+      body: GroupCountsBody,
     },
-    async (request) => tasks.groupCounts(authOf(request).teamId, request.body),
+    (params, request) =>
+      tasks.groupCounts(authOf(request).teamId, {
+        ...(params as { filter?: unknown; timezone?: string }),
+        group_field: (params as { group_field?: GroupField }).group_field ?? 'status',
+      }),
   );
 
   app.put(
@@ -171,6 +201,26 @@ export const tasksRoutes: FastifyPluginAsyncTypebox<{ tasks: TasksService }> = a
       },
     );
   }
+
+  app.put(
+    '/flows/api/tasks/mass-restart-from-top',
+    {
+      schema: {
+        tags,
+        operationId: 'tasksMassRestartFromTop',
+        summary: 'Restart contacts from the top of a flow',
+        description:
+          'The enrollments of the selected tasks of flow_uuid (live, paused or ended) start again at the entry ' +
+          'node of their contact source (or new_contact_source_id) in the flow\u2019s current version, with ' +
+          'sender_profile_uuid if given; their open tasks are canceled with error_msg "restarted". Blacklisted ' +
+          'contacts are left out. Runs in the request: more than LEADFLOW_MASS_ACTION_SYNC_LIMIT enrollments ' +
+          'is a 422 (narrow the filter). affected = enrollments restarted.',
+        body: RestartFromTopBody,
+        response: { 200: MassMoveResult },
+      },
+    },
+    async (request) => tasks.restartFromTop(authOf(request), request.body),
+  );
 
   app.get(
     '/flows/api/tasks/:uuid',
@@ -240,4 +290,21 @@ export const tasksRoutes: FastifyPluginAsyncTypebox<{ tasks: TasksService }> = a
         ...(request.body?.error_msg === undefined ? {} : { errorMsg: request.body.error_msg }),
       }),
   );
+
+  for (const name of ['retry', 'skip'] as const) {
+    app.put(
+      `/flows/api/tasks/:uuid/${name}`,
+      {
+        schema: {
+          tags,
+          operationId: `${name}Task`,
+          summary: name === 'retry' ? 'Retry a failed task' : 'Skip a task',
+          description: `${MASS_MOVE_TEXT[name].description} One task, by the rules of PUT /flows/api/tasks/mass-${name}; 422 says why a task cannot take it.`,
+          params: UuidParams,
+          response: { 200: Task },
+        },
+      },
+      async (request) => tasks.moveTask(authOf(request).teamId, request.params.uuid, name),
+    );
+  }
 };

@@ -1,6 +1,18 @@
 import { Type } from 'typebox';
-import { DateTime, Envelope, Id, Int32, ListQuery, Nullable, TimeZone, Uuid } from '../../http/schemas.js';
+import {
+  atLeastOne,
+  DateTime,
+  Envelope,
+  Id,
+  Int32,
+  ListQuery,
+  Nullable,
+  SearchBody,
+  TimeZone,
+  Uuid,
+} from '../../http/schemas.js';
 import { BulkOperation } from '../bulk-operations/bulk-operations.schemas.js';
+import { ContactSelection } from '../leads/leads-bulk.schemas.js';
 import { SENDER_ACTION_TYPES } from '../senders/sender-limits.js';
 import { GROUP_FIELDS } from './tasks.counts.js';
 import { MANUAL_TASK_TYPES, TASK_STATUSES, taskFilterFields, taskSort } from './tasks.filter.js';
@@ -62,7 +74,10 @@ export const TasksQuery = ListQuery(taskSort, filterKeys);
 
 export const CreateTaskBody = Type.Object(
   {
-    lead_uuid: Uuid('The contact (one of your team\u2019s)'),
+    lead_uuid: Type.Optional(
+      Uuid('The contact (one of your team\u2019s); required unless filter selects contacts'),
+    ),
+    filter: Type.Optional(ContactSelection),
     sender_profile_uuid: Uuid('The sender profile it is done as (one of your team\u2019s)'),
     type: Type.Optional(
       Type.Enum(MANUAL_TASK_TYPES, {
@@ -80,7 +95,7 @@ export const CreateTaskBody = Type.Object(
       Type.Object(
         {
           template: Type.Optional(Type.String({ maxLength: 8000, description: 'The text (same as text)' })),
-          note: Type.Optional(Type.String({ maxLength: 5000, description: 'Same as note' })),
+          note: Type.Optional(Nullable(Type.String({ maxLength: 5000, description: 'Same as note' }))),
         },
         { additionalProperties: false, description: 'The shape some clients send: {template, note}' },
       ),
@@ -106,6 +121,8 @@ export const CreateTaskBody = Type.Object(
   },
   {
     additionalProperties: false,
+    ...atLeastOne([['lead_uuid'], ['filter']], 'lead_uuid (or a filter selecting contacts)'),
+    'x-fields': ['lead_uuid'],
     examples: [
       {
         lead_uuid: '0190f1c2-7a3b-7c00-8a00-00000000a001',
@@ -118,6 +135,33 @@ export const CreateTaskBody = Type.Object(
     ],
   },
 );
+
+export const CreatedTasks = Type.Object(
+  {
+    affected: Nullable(
+      Type.Integer({ description: 'To-dos made (one per selected contact); null when queued' }),
+    ),
+    operation: Nullable(BulkOperation),
+    data: Type.Array(Task, { description: 'The to-dos made ([] when queued)' }),
+  },
+  { title: 'CreatedTasks' },
+);
+
+export const TasksListBody = SearchBody(taskSort, filterKeys);
+
+export const GroupCountsQuery = Type.Object({
+  group_field: Type.Optional(
+    Type.Enum(GROUP_FIELDS, { default: 'status', description: 'What to group by (default status)' }),
+  ),
+  filter: Type.Optional(
+    Type.Record(Type.String(), Type.Unknown(), {
+      description: `Task filter, filter[key]=value; keys: ${filterKeys.join(', ')}`,
+    }),
+  ),
+  timezone: Type.Optional(
+    TimeZone({ minLength: 1, description: 'IANA time zone of day/week/month periods (default UTC)' }),
+  ),
+});
 
 export const CompleteTaskBody = Type.Union(
   [
@@ -170,6 +214,34 @@ export const MassMoveBody = Type.Object(
     examples: [
       { uuids: ['0190f1c2-7a3b-7c00-8a00-00000000c001'] },
       { filter: { automation: 'manual', status: 'in_progress' } },
+    ],
+  },
+);
+
+export const RestartFromTopBody = Type.Object(
+  {
+    ...MassMoveBody.properties,
+    flow_uuid: Uuid('The flow whose enrollments restart (only its tasks are selected)'),
+    flow_origin: Type.Optional(Type.Literal('automation', { description: 'Accepted for compatibility' })),
+    new_contact_source_id: Type.Optional(
+      Int32({
+        minimum: 0,
+        description:
+          'Restart at this contact source\u2019s entry node (default: each enrollment\u2019s own source)',
+      }),
+    ),
+    sender_profile_uuid: Type.Optional(Uuid('Run the restarted enrollments with this sender profile')),
+  },
+  {
+    additionalProperties: false,
+    description: selectionDescription,
+    examples: [
+      {
+        filter: { status: 'failed' },
+        flow_uuid: '0190f1c2-7a3b-7c00-8a00-00000000f001',
+        flow_origin: 'automation',
+        new_contact_source_id: 1,
+      },
     ],
   },
 );

@@ -1,6 +1,6 @@
 import { type SqlBool, sql } from 'kysely';
 import type { Config } from '../../config.js';
-import type { Database } from '../../db/database.js';
+import type { Database, Executor } from '../../db/database.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
 import { AppError, invalidField, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -8,8 +8,15 @@ import { envelope, type PageParams, resolvePage } from '../../lib/pagination.js'
 import { isValidTimeZone } from '../../lib/schedule.js';
 import { queueBulkOperation } from '../bulk-operations/bulk-operations.jobs.js';
 import { releaseHolds } from '../engine/enrollment-signals.js';
+import { countLeads } from '../leads/leads.query.js';
 import { isTeamMember, selectSenderProfile } from '../senders/senders.repository.js';
 import { type GroupField, groupTaskCounts } from './tasks.counts.js';
+import {
+  CREATE_TASKS_OPERATION,
+  insertTasksForLeads,
+  type ManyTasksSpec,
+  selectionWhere,
+} from './tasks.create-many.js';
 import { compileTaskFilter, type MANUAL_TASK_TYPES, taskSort } from './tasks.filter.js';
 import {
   compileTaskSelection,
@@ -19,21 +26,41 @@ import {
 } from './tasks.mass-moves.js';
 import { applyMove, MOVES, movable } from './tasks.moves.js';
 import * as repo from './tasks.repository.js';
+import {
+  countRestartable,
+  type RestartInput,
+  restartFromTop,
+  restartTarget,
+  tooManyToRestart,
+} from './tasks.restart.js';
 import { senderTimeline, teamTimeline } from './tasks.timeline.js';
 
 type Actor = { teamId: number; userId: number };
 
 export type CreateTaskInput = {
-  lead_uuid: string;
+  lead_uuid?: string;
   sender_profile_uuid: string;
   type?: (typeof MANUAL_TASK_TYPES)[number];
   text?: string;
-  payload?: { template?: string; note?: string };
+  payload?: { template?: string; note?: string | null };
   note?: string | null;
   schedule_at?: string | Date;
   timezone?: string;
   assigned_to?: number;
 };
+
+/** Why a task in a source status still cannot take retry or skip (the rules of tasks.moves.ts). */
+function unmovableReason(
+  task: { automation_error_code: string | null; taken_to_execute_at: Date | null },
+  name: string,
+) {
+  if (name === 'retry' && task.automation_error_code === 'replied')
+    return 'it failed because the contact replied.';
+  if (name === 'skip' && task.taken_to_execute_at !== null) {
+    return 'it was handed to LinkedIn or the mailbox already; its outcome decides.';
+  }
+  return 'its contact is no longer at this step of the flow.';
+}
 
 /** Types whose to-do is pointless without a text. */
 const NEEDS_TEXT = new Set(['linkedin_send_message', 'linkedin_send_inmail']);
@@ -71,6 +98,37 @@ export function createTasksService(deps: {
     }
   }
 
+  /** The type, and the text a message needs (422 without one); a valid time zone. */
+  function checkTaskText(input: CreateTaskInput) {
+    const type = input.type ?? 'linkedin_send_message';
+    const text = input.text ?? input.payload?.template;
+    if (NEEDS_TEXT.has(type) && !text?.trim()) {
+      throw invalidField('text', `The text field is required for a ${type} task (the message to send).`);
+    }
+    if (input.timezone !== undefined && !isValidTimeZone(input.timezone)) {
+      throw invalidField(
+        'timezone',
+        `timezone must be an IANA time zone such as "Europe/Berlin" (got "${input.timezone}").`,
+      );
+    }
+    return { type, text };
+  }
+
+  /** The team's sender profile the to-do is done as, and a team member as assignee (422 otherwise). */
+  async function checkTaskPeople(trx: Executor, actor: Actor, input: CreateTaskInput) {
+    const sender = await selectSenderProfile(trx, actor.teamId, input.sender_profile_uuid);
+    if (!sender) {
+      throw invalidField(
+        'sender_profile_uuid',
+        'sender_profile_uuid does not name one of your sender profiles.',
+      );
+    }
+    if (input.assigned_to !== undefined && !(await isTeamMember(trx, actor.teamId, input.assigned_to))) {
+      throw invalidField('assigned_to', `assigned_to ${input.assigned_to} is not a member of this team.`);
+    }
+    return sender;
+  }
+
   return {
     async listTasks(teamId: number, params: PageParams & { filter?: unknown }) {
       const page = resolvePage(params, taskSort);
@@ -85,32 +143,15 @@ export function createTasksService(deps: {
     getTask: requireTask,
 
     async createTask(actor: Actor, input: CreateTaskInput) {
-      const type = input.type ?? 'linkedin_send_message';
-      const text = input.text ?? input.payload?.template;
-      if (NEEDS_TEXT.has(type) && !text?.trim()) {
-        throw invalidField('text', `The text field is required for a ${type} task (the message to send).`);
-      }
-      if (input.timezone !== undefined && !isValidTimeZone(input.timezone)) {
-        throw invalidField(
-          'timezone',
-          `timezone must be an IANA time zone such as "Europe/Berlin" (got "${input.timezone}").`,
-        );
-      }
+      const { type, text } = checkTaskText(input);
+      if (input.lead_uuid === undefined) throw invalidField('lead_uuid', 'The lead_uuid field is required.');
+      const leadUuid = input.lead_uuid;
       return db.transaction().execute(async (trx) => {
         const [lead, sender] = await Promise.all([
-          repo.selectLeadForTask(trx, actor.teamId, input.lead_uuid),
-          selectSenderProfile(trx, actor.teamId, input.sender_profile_uuid),
+          repo.selectLeadForTask(trx, actor.teamId, leadUuid),
+          checkTaskPeople(trx, actor, input),
         ]);
         if (!lead) throw invalidField('lead_uuid', 'lead_uuid does not name one of your contacts.');
-        if (!sender) {
-          throw invalidField(
-            'sender_profile_uuid',
-            'sender_profile_uuid does not name one of your sender profiles.',
-          );
-        }
-        if (input.assigned_to !== undefined && !(await isTeamMember(trx, actor.teamId, input.assigned_to))) {
-          throw invalidField('assigned_to', `assigned_to ${input.assigned_to} is not a member of this team.`);
-        }
         const note = input.note ?? input.payload?.note ?? null;
         return repo.insertManualTask(trx, {
           team_id: actor.teamId,
@@ -129,11 +170,50 @@ export function createTasksService(deps: {
       });
     },
 
+    /**
+     * One to-do per contact of `input.filter` (and `lead_uuid`, when sent too): in the request up to the
+     * synchronous limit, else as a bulk operation.
+     */
+    async createTasks(actor: Actor, input: CreateTaskInput & { filter: Record<string, unknown> }) {
+      const { type, text } = checkTaskText(input);
+      const sender = await checkTaskPeople(db, actor, input);
+      const where = await selectionWhere(db, actor.teamId, input.filter, input.lead_uuid);
+      const note = input.note ?? input.payload?.note ?? null;
+      const spec: ManyTasksSpec = {
+        sender_profile_uuid: sender.uuid,
+        type,
+        template: text ?? null,
+        note,
+        timezone: input.timezone ?? sender.schedule.timezone,
+        schedule_at: input.schedule_at === undefined ? null : new Date(input.schedule_at).toISOString(),
+        assigned_to: input.assigned_to ?? sender.assignee_user_id ?? actor.userId,
+        user_id: actor.userId,
+      };
+      const limit = deps.config.massActionSyncLimit;
+      if ((await countLeads(db, actor.teamId, where)) > limit) {
+        const operation = await db.transaction().execute((trx) =>
+          queueBulkOperation(trx, {
+            teamId: actor.teamId,
+            userId: actor.userId,
+            type: CREATE_TASKS_OPERATION,
+            filter: { selection: input.filter, ...(input.lead_uuid ? { lead_uuid: input.lead_uuid } : {}) },
+            payload: spec,
+          }),
+        );
+        return { queued: true as const, body: { affected: null, operation, data: [] } };
+      }
+      const uuids = await db
+        .transaction()
+        .execute((trx) => insertTasksForLeads(trx, actor.teamId, where, spec, newId()));
+      const data = await repo.selectTasksByUuids(db, actor.teamId, uuids);
+      return { queued: false as const, body: { affected: uuids.length, operation: null, data } };
+    },
+
     /** complete, cancel or fail one to-do (spec 3.3): 200 with the task, 422 for a flow's task. */
     async moveTask(
       teamId: number,
       uuid: string,
-      name: 'complete' | 'cancel' | 'fail',
+      name: 'complete' | 'cancel' | 'fail' | 'retry' | 'skip',
       options: { errorMsg?: string; forkResult?: number } = {},
     ) {
       const move = MOVES[name];
@@ -146,7 +226,7 @@ export function createTasksService(deps: {
       );
       const task = await requireTask(teamId, uuid);
       if (moved.length > 0 || task.status === move.to) return task;
-      if (task.automation === 'auto') {
+      if (task.automation === 'auto' && move.manualOnly) {
         throw new AppError(
           'validation_error',
           `Only manual tasks move by hand; this task belongs to an automation (flow ${task.flow_uuid}). ` +
@@ -154,10 +234,19 @@ export function createTasksService(deps: {
           { uuid: ['belongs to an automation'] },
         );
       }
+      if (!move.from.includes(task.status)) {
+        throw new AppError(
+          'validation_error',
+          `The task is ${task.status}; ${name} applies to tasks that are ${move.from.join(' or ')}.`,
+          { status: [`is ${task.status}`] },
+        );
+      }
       throw new AppError(
         'validation_error',
-        `The task is ${task.status}; ${name} applies to tasks that are ${move.from.join(' or ')}.`,
-        { status: [`is ${task.status}`] },
+        `The task cannot be ${name === 'retry' ? 'retried' : `${name}ped`}: ${unmovableReason(task, name)}`,
+        {
+          uuid: [`cannot ${name}`],
+        },
       );
     },
 
@@ -195,6 +284,19 @@ export function createTasksService(deps: {
       }
       const moved = await db.transaction().execute((trx) => applyMove(trx, actor.teamId, move, where));
       return { queued: false as const, body: { affected: moved.length, operation: null } };
+    },
+
+    /** The enrollments of the selected tasks of a flow start again from the top (tasks.restart.ts). */
+    async restartFromTop(actor: Actor, body: TaskSelection & RestartInput) {
+      const where = compileTaskSelection(body);
+      const target = await restartTarget(db, actor.teamId, body);
+      const limit = deps.config.massActionSyncLimit;
+      const count = await countRestartable(db, actor.teamId, body.flow_uuid, where);
+      if (count > limit) throw tooManyToRestart(count, limit);
+      const affected = await db
+        .transaction()
+        .execute((trx) => restartFromTop(trx, actor.teamId, body, target, where));
+      return { affected, operation: null };
     },
 
     async continueAutomation(teamId: number, input: { lead_uuid: string; flow_uuid?: string }) {

@@ -159,3 +159,18 @@ export function hasContactKeys(filters: WebhookFilters): boolean {
     Object.keys(filters).some((key) => !(COMPAT_KEYS as readonly string[]).includes(key))
   );
 }
+
+/**
+ * The list uuids `filters.list_uuid` names in any of its forms (a uuid, a list of them, operators over
+ * either), for the check that they are the team's. Shapes the filter language refuses are left to it.
+ */
+export function listUuidsOf(filters: WebhookFilters): string[] {
+  const found = new Set<string>();
+  const collect = (value: unknown) => {
+    if (typeof value === 'string' && isUuid(value)) found.add(value.toLowerCase());
+    else if (Array.isArray(value)) value.forEach(collect);
+    else if (value !== null && typeof value === 'object') Object.values(value).forEach(collect);
+  };
+  if (filters) collect(filters.list_uuid);
+  return [...found];
+}

@@ -11,12 +11,18 @@ import { envelope, type PageParams, resolvePage } from '../../lib/pagination.js'
 import { periodBounds } from '../../lib/period.js';
 import { EVENT_CATALOG, EVENT_NAMES, type EventName } from '../events/events.catalog.js';
 import { loadLeadFilterSpec } from '../leads/leads.filter.js';
+import { requireList } from '../leads/leads.references.js';
 import * as deliveriesRepo from './deliveries.repository.js';
 import { createDelivery } from './delivery.js';
 import { fanOutHandler } from './fan-out.js';
 import { samplePayload } from './sample-payloads.js';
 import { createWebhookClient, InvalidTargetError } from './webhook-client.js';
-import { compileWebhookFilters, hasContactKeys, type WebhookFilters } from './webhook-filters.js';
+import {
+  compileWebhookFilters,
+  hasContactKeys,
+  listUuidsOf,
+  type WebhookFilters,
+} from './webhook-filters.js';
 import * as repo from './webhooks.repository.js';
 import type {
   CreateWebhookBody,
@@ -68,6 +74,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
   async function checkFilters(teamId: number, event: EventName, filters: WebhookFilters): Promise<void> {
     const spec = hasContactKeys(filters) ? await loadLeadFilterSpec(db, teamId) : undefined;
     compileWebhookFilters(event, filters, spec);
+    for (const list of listUuidsOf(filters)) await requireList(db, teamId, list, 'filters.list_uuid');
   }
 
   async function requireWebhook(teamId: number, uuid: string) {

@@ -200,6 +200,22 @@ describe('the Chromium driver against the LinkedIn replica', { skip: !CHROMIUM, 
     expect(replica.actions('visit')).toHaveLength(visits + 1);
   });
 
+  it('a form post that never comes back after Send is unconfirmed, never retried; the check finds it done', async () => {
+    const impatient = createChromiumDriver(
+      { teamId, seatId: seat.seatId },
+      { browsers: seat.browsers, baseUrl: replica.url, timeoutMs: 20_000, confirmTimeoutMs: 2_000 },
+    );
+    const invite = request('linkedin_send_connection_request', 'person-4');
+    replica.faults.afterAction = 'hang';
+    const outcome = await impatient.perform(invite);
+    replica.faults.afterAction = null;
+    expect(outcome).toMatchObject({ ok: false, reason: 'unconfirmed' });
+    expect(replica.actions('invite').filter((a) => a.to === 'person-4')).toHaveLength(1);
+    expect(await driver.checkOutcome(invite)).toBe('done');
+    replica.state.relations[me]!['person-4'] = undefined as never;
+    delete replica.state.relations[me]!['person-4'];
+  });
+
   it('withdraws a pending invitation from the sent invitations manager, once', async () => {
     const withdraw = request('linkedin_withdraw_connection_request', 'person-0');
     expect(await driver.checkOutcome(withdraw)).toBe('not_done');

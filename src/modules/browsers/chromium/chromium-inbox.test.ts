@@ -186,4 +186,32 @@ describe('the Chromium inbox against the LinkedIn replica', { skip: !CHROMIUM, t
       .execute();
     expect(listed).toHaveLength(2);
   });
+
+  it('an inbox that listed conversations and comes back empty twice flags the seat (selector_miss)', async () => {
+    const seatRow = () =>
+      ctx.db
+        .selectFrom('linkedin_browsers')
+        .select(['status', 'error_reason'])
+        .where('id', '=', seat.seatId)
+        .executeTakeFirstOrThrow();
+    const threads = replica.state.threads[me];
+    // LinkedIn's empty inbox after a full one: once may be true (all archived), twice in a row is flagged.
+    replica.state.threads[me] = {};
+    expect(await syncSeat(deps, teamId, senderUuid, new Date())).toMatchObject({ error: null });
+    expect((await seatRow()).status).toBe('running');
+    await syncSeat(deps, teamId, senderUuid, new Date());
+    expect(await seatRow()).toMatchObject({
+      status: 'running_issue',
+      error_reason: expect.stringMatching(/selector_miss/),
+    });
+    const issues = await ctx.db
+      .selectFrom('events')
+      .select('payload')
+      .where('team_id', '=', teamId)
+      .where('name', '=', 'sender_profile_issue')
+      .execute();
+    expect(issues).toHaveLength(1);
+    expect(JSON.stringify(issues[0]!.payload)).toContain('selector_miss');
+    replica.state.threads[me] = threads ?? {};
+  });
 });

@@ -5,9 +5,11 @@
 // language varies). Selectors prefer structure and attributes LinkedIn keeps stable (hrefs, aria
 // attributes, data-* hooks) over class names and never match visible text.
 //
-// Written against the local replica (test/linkedin-replica/), which mirrors the paths and hooks that
-// open-source tools used on linkedin.com in 2026 (see shared/reference/linkedin-notes.md); it has not
-// been checked against linkedin.com itself.
+// Paths and the classifier's rules are what 2026 open-source tools use on linkedin.com; the selectors
+// live in the site profile (linkedin-selectors.ts), which says per hook whether it is known from the
+// real site (and from where), a guess, or replica-only - most are replica-only, and the profile is
+// UNVERIFIED until real-page fixtures back it. See shared/reference/linkedin-real-site.md.
+import { type Chain, css, DIALOG, SITE } from './linkedin-selectors.js';
 
 /** LinkedIn's own hosts: a seat's browser only needs these (the live view keeps navigation on them). */
 export const LINKEDIN_HOSTS = ['www.linkedin.com', 'linkedin.com'] as const;
@@ -41,6 +43,10 @@ export type PageKind =
   | 'search'
   | 'company'
   | 'premium'
+  /** A post-login step on its own path (add a phone, agree to the terms, onboarding): signed in. */
+  | 'interstitial'
+  /** The custom-invite route (`/preload/custom-invite/`): renders blank when opened directly. */
+  | 'invite_route'
   | 'not_found'
   | 'unknown';
 
@@ -58,6 +64,14 @@ export function classifyUrl(url: string): PageKind {
     path = new URL(url).pathname.toLowerCase();
   } catch {
     return 'unknown';
+  }
+  // The password form posts to /checkpoint/lg/login-submit (a wrong password renders the form there) and
+  // the account chooser is /checkpoint/lg/sign-in-another-account: both are login pages, not checks.
+  if (
+    path.startsWith('/checkpoint/lg/login-submit') ||
+    path.startsWith('/checkpoint/lg/sign-in-another-account')
+  ) {
+    return 'login';
   }
   if (
     path.startsWith('/checkpoint') ||
@@ -86,6 +100,10 @@ export function classifyUrl(url: string): PageKind {
   if (path.startsWith('/search/results')) return 'search';
   if (path.startsWith('/company/')) return 'company';
   if (path.startsWith('/premium')) return 'premium';
+  if (path.startsWith('/check/') || path.startsWith('/onboarding') || path.startsWith('/comply')) {
+    return 'interstitial';
+  }
+  if (path.startsWith('/preload/')) return 'invite_route';
   if (path.startsWith('/404') || path.startsWith('/error')) return 'not_found';
   return 'unknown';
 }
@@ -140,111 +158,33 @@ export function companyHandle(url: string): string | null {
   }
 }
 
-/** Selectors, grouped by page. */
+/**
+ * The site profile's chains (linkedin-selectors.ts) as one selector per item, grouped by page. Where the
+ * order of a chain matters (the target's own invite link first), the driver picks from `SITE` itself.
+ */
+function flatten<T extends Record<string, unknown>>(group: T): { [K in keyof T]: string } {
+  const out: Record<string, string> = {};
+  for (const [key, chain] of Object.entries(group)) out[key] = css(chain as Chain);
+  return out as { [K in keyof T]: string };
+}
+
 export const SELECTORS = {
-  /** Present on every signed-in page (the global navigation). */
-  signedInNav: 'nav a[href*="/feed"]',
-  /** The signed-in member's own profile link in the global navigation ("Me"): its path is the member id. */
-  ownProfileLink: 'nav a[href*="/in/"]',
-  /** LinkedIn's weekly invitation limit notice (shown after a connect attempt once it is reached). */
-  weeklyLimitAlert: 'div[class*="ip-fuse-limit-alert__warning"]',
-  /** An error toast (a failed action). `data-error-code` names why, when LinkedIn says. */
-  errorToast: 'div[data-test-artdeco-toast-item-type="error"]',
-  /** A premium upsell inside a dialog or composer: the feature needs a paid plan or credits. */
-  premiumUpsell: 'a[href*="/premium/"]',
-  profile: {
-    /** The top card, carrying the member's ids. */
-    topCard: 'section[data-member-id]',
-    name: 'section[data-member-id] h1',
-    headline: 'section[data-member-id] [data-field="headline"]',
-    location: 'section[data-member-id] [data-field="location"]',
-    avatar: 'section[data-member-id] img[data-field="avatar"]',
-    connections: 'section[data-member-id] [data-field="connections"]',
-    followers: 'section[data-member-id] [data-field="followers"]',
-    about: 'section#about [data-field="about"]',
-    experience: 'section#experience li',
-    education: 'section#education li',
-    skill: 'section#skills li [data-field="skill-name"]',
-    /** The top card's actions. */
-    actions: 'section[data-member-id] [data-field="actions"]',
-    connect: 'section[data-member-id] [data-field="actions"] [aria-label*="to connect"]',
-    /** The "More" menu that hides Connect on some profiles; its items render page-wide (a portal). */
-    more: 'section[data-member-id] [data-field="actions"] button[aria-label="More actions"]',
-    menuConnect: '[role="menu"] [aria-label*="to connect"]',
-    pending: 'section[data-member-id] [data-field="actions"] [aria-label*="Pending"]',
-    /** A first-degree connection's message button (structural: the compose link). */
-    message:
-      'section[data-member-id] [data-field="actions"] a[href*="/messaging/compose/"]:not([href*="inmail"])',
-    inmail: 'section[data-member-id] [data-field="actions"] a[href*="/messaging/compose/"][href*="inmail"]',
-    /** The "Add a note" dialog. */
-    inviteDialog: 'div[role="dialog"][data-field="invite"]',
-    addNote: 'div[role="dialog"][data-field="invite"] button[data-action="add-note"]',
-    noteInput: 'div[role="dialog"][data-field="invite"] textarea[name="message"]',
-    sendInvite: 'div[role="dialog"][data-field="invite"] button[data-action="send"]:visible',
-  },
-  activity: {
-    post: '[data-urn^="urn:li:activity:"]',
-    like: 'button[data-action="react-like"]',
-    commentOpen: 'button[data-action="comment"]',
-    commentInput: '[data-field="comment-box"] [role="textbox"]',
-    commentSubmit: '[data-field="comment-box"] button[type="submit"]',
-    date: 'time[datetime]',
-  },
-  skills: {
-    item: 'li[data-field="skill"]',
-    endorse: 'button[data-action="endorse"]',
-  },
-  messaging: {
-    composer: 'form[data-field="composer"]',
-    subject: 'form[data-field="composer"] input[name="subject"]',
-    body: 'form[data-field="composer"] div[role="textbox"][contenteditable="true"]',
-    send: 'form[data-field="composer"] button[type="submit"]',
-    /** The composer's file input (LinkedIn uploads a chosen file at once) and the chips of uploaded files. */
-    fileInput: 'form[data-field="composer"] input[type="file"]',
-    attachmentChip: 'form[data-field="composer"] [data-field="attachment"]',
-    /** The messages of the open conversation. */
-    event: 'li[data-field="message"]',
-    eventFromMe: 'li[data-field="message"][data-from="me"]',
-    eventBody: '[data-field="message-body"]',
-    /** The inbox's conversations (with the other member's nickname) and their messages. */
-    conversation: 'li[data-field="conversation"]',
-    eventSubject: '[data-field="message-subject"]',
-    /** A conversation's read receipt ("Seen"): when the other member last read it. */
-    seenReceipt: '[data-field="seen-receipt"][datetime]',
-  },
-  connections: {
-    /** One connection (the other member's nickname in data-person, its date in a time element). */
-    card: 'li[data-field="connection"]',
-    name: 'a[href*="/in/"]',
-    date: 'time[datetime]',
-  },
-  invitations: {
-    card: 'li[data-field="invitation"]',
-    withdraw: 'button[data-view-name="sent-invitations-withdraw-single"]',
-    confirm: 'div[role="alertdialog"] button[data-action="confirm"]',
-  },
-  search: {
-    result: 'li[data-field="search-result"]',
-    resultLink: 'a[data-field="result-link"]',
-    resultTitle: '[data-field="result-title"]',
-    resultSubtitle: '[data-field="result-subtitle"]',
-    resultLocation: '[data-field="result-location"]',
-    resultImage: 'img[data-field="result-image"]',
-    total: '[data-field="results-count"]',
-    next: 'button[aria-label="Next"]:not([disabled])',
-  },
-  company: {
-    root: 'section[data-company-id]',
-    name: 'section[data-company-id] h1',
-    tagline: 'section[data-company-id] [data-field="tagline"]',
-    logo: 'section[data-company-id] img[data-field="logo"]',
-    followers: 'section[data-company-id] [data-field="followers"]',
-    employeesOnLinkedIn: 'section[data-company-id] [data-field="employees-on-linkedin"]',
-    about: 'section#about [data-field="about"]',
-    /** The about page's facts: a definition list whose `dt` keys are the field names. */
-    fact: 'dl[data-field="facts"] > div',
-  },
-} as const;
+  signedInNav: css(SITE.signedInNav),
+  ownProfileLink: css(SITE.ownProfileLink),
+  weeklyLimitAlert: css(SITE.weeklyLimitAlert),
+  errorToast: css(SITE.errorToast),
+  upsell: css(SITE.upsell),
+  emptyState: css(SITE.emptyState),
+  dialog: DIALOG,
+  profile: flatten(SITE.profile),
+  activity: flatten(SITE.activity),
+  skills: flatten(SITE.skills),
+  messaging: flatten(SITE.messaging),
+  connections: flatten(SITE.connections),
+  invitations: flatten(SITE.invitations),
+  search: flatten(SITE.search),
+  company: flatten(SITE.company),
+};
 
 /** The company facts list's keys (dt's `data-key`) and the company field each fills. */
 export const COMPANY_FACTS = {

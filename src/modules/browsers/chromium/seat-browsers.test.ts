@@ -21,10 +21,12 @@ describe('seat browsers', { skip: !CHROMIUM, timeout: 120_000 }, () => {
   let browsers: SeatBrowsers;
   let dataDir: string;
   const guard = guardLoopback();
+  const seenHeaders: http.IncomingHttpHeaders[] = [];
 
   beforeAll(async () => {
     ctx = await createTestContext();
     server = http.createServer((req, res) => {
+      seenHeaders.push(req.headers);
       if (req.url === '/set')
         res.setHeader('set-cookie', 'li_at=secret-token; Path=/; Max-Age=3600; HttpOnly');
       res.setHeader('content-type', 'text/html');
@@ -67,6 +69,41 @@ describe('seat browsers', { skip: !CHROMIUM, timeout: 120_000 }, () => {
       .executeTakeFirstOrThrow();
     return { teamId: user.teamId, seatId: row.id };
   }
+
+  it('shows no automation marker: no HeadlessChrome in the user agent or client hints, webdriver false', async () => {
+    const { teamId, seatId } = await seat();
+    await ctx.db
+      .updateTable('linkedin_browsers')
+      .set({ proxy_country_code: 'DE' })
+      .where('id', '=', seatId)
+      .execute();
+    const { page } = await browsers.open(teamId, seatId);
+    await page.goto(`${base}/probe`);
+    const probe = await page.evaluate(() => {
+      const nav = navigator as Navigator & { userAgentData?: { brands: Array<{ brand: string }> } };
+      return {
+        ua: nav.userAgent,
+        webdriver: nav.webdriver,
+        brands: (nav.userAgentData?.brands ?? []).map((b) => b.brand),
+        plugins: nav.plugins.length,
+        chrome: typeof (window as unknown as { chrome?: unknown }).chrome,
+        language: nav.language,
+        zone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      };
+    });
+    const sent = seenHeaders.at(-1)!;
+    expect(probe.ua).toMatch(/ Chrome\/\d+\.0\.0\.0 /);
+    expect(`${probe.ua} ${probe.brands.join(' ')} ${sent['user-agent']} ${sent['sec-ch-ua']}`).not.toMatch(
+      /headless/i,
+    );
+    expect(probe.webdriver).toBe(false);
+    expect(probe.brands).toContain('Chromium');
+    expect(probe.plugins).toBeGreaterThan(0);
+    expect(probe.chrome).toBe('object');
+    // The proxy's country (DE) decides the locale and time zone.
+    expect(probe).toMatchObject({ language: 'de-DE', zone: 'Europe/Berlin' });
+    await browsers.close(teamId, seatId);
+  });
 
   it('keeps the session sealed in the row across a restart and wipes the profile when closed', async () => {
     const { teamId, seatId } = await seat();

@@ -22,6 +22,7 @@ import type { StoredProxy } from '../browsers.tables.js';
 import { browserProxy } from '../seat-proxy.js';
 import { type SeatSession, type SessionCookie, saveSession } from '../seat-session.js';
 import { chromiumProbe } from './chromium-probe.js';
+import { seatIdentity } from './seat-identity.js';
 
 export type SeatBrowser = { context: BrowserContext; page: Page };
 
@@ -128,7 +129,13 @@ export function createSeatBrowsers(options: SeatBrowsersOptions): SeatBrowsers {
   async function seatRow(teamId: number, seatId: number) {
     return db
       .selectFrom('linkedin_browsers')
-      .select(['session_sealed', 'session_version', 'custom_proxy_config', 'proxy_password_sealed'])
+      .select([
+        'session_sealed',
+        'session_version',
+        'custom_proxy_config',
+        'proxy_password_sealed',
+        'proxy_country_code',
+      ])
       .where('team_id', '=', teamId)
       .where('id', '=', seatId)
       .executeTakeFirst();
@@ -166,13 +173,15 @@ export function createSeatBrowsers(options: SeatBrowsersOptions): SeatBrowsers {
     await fs.mkdir(entry.dir, { recursive: true, mode: 0o700 });
     // Loaded on the first launch: most processes never start a browser, and the module is heavy to load.
     const { chromium } = await import('playwright-core');
+    // No automation markers: see seat-identity.ts for what was measured.
+    const identity = await seatIdentity(settings.chromiumPath, row.proxy_country_code);
     const context = await chromium.launchPersistentContext(entry.dir, {
       executablePath: settings.chromiumPath,
       headless: true,
       viewport: { width: 1280, height: 800 },
-      locale: 'en-US',
+      ...identity,
       ...(proxy ? { proxy } : {}),
-      args: ['--disable-dev-shm-usage', '--disable-gpu', '--no-first-run', '--mute-audio'],
+      args: ['--disable-dev-shm-usage', '--disable-gpu', '--no-first-run', '--mute-audio', ...identity.args],
     });
     try {
       if (options.onContext) await options.onContext(context, { teamId: entry.teamId, seatId: entry.seatId });

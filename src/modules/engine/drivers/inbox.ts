@@ -50,6 +50,11 @@ export type InboxPage = {
   /** Pass back to read on; null when the channel has no cursor to give (read from the start). */
   cursor: string | null;
   hasMore: boolean;
+  /**
+   * How many conversations the channel's inbox listed on this read, when it lists them (the browser): the
+   * sync flags a seat whose inbox comes back empty twice in a row after it had conversations.
+   */
+  conversations?: number;
 };
 
 export interface LinkedInInbox {

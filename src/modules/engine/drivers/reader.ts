@@ -165,6 +165,11 @@ export type ReadFailureReason =
   | 'invalid_search'
   | 'rate_limited'
   | 'transient'
+  /**
+   * The page was of the right kind but its card or list could not be found in time (LinkedIn changed the
+   * page, or it did not render): recorded, retried later like `transient`, never read as "nothing".
+   */
+  | 'selector_miss'
   | 'logged_out'
   | 'checkpoint'
   | 'no_channel';
@@ -180,7 +185,7 @@ export function isSeatFailure(reason: ReadFailureReason): boolean {
 
 /** Whether a failure passes by itself (the read is worth repeating later). */
 export function isPassingFailure(reason: ReadFailureReason): boolean {
-  return reason === 'rate_limited' || reason === 'transient';
+  return reason === 'rate_limited' || reason === 'transient' || reason === 'selector_miss';
 }
 
 /** Who reads, and when (the caller's clock). */

@@ -7,7 +7,6 @@ import type { Logger } from 'pino';
 import type { Database, Executor } from '../../../db/database.js';
 import { AppError } from '../../../lib/errors.js';
 import { compileFilter } from '../../../lib/filter.js';
-import { isValidTimeZone } from '../../../lib/schedule.js';
 import { queueLeadsFromFlow } from '../../enrichment/enrichment.flow.js';
 import { emitEvents } from '../../events/emit.js';
 import { EVENT_CATALOG, isEventName } from '../../events/events.catalog.js';
@@ -27,6 +26,7 @@ import type { PreparedRender } from '../render.js';
 import { loadVersions } from '../version.js';
 import { callApi } from './http-node.js';
 import { advance, aiTemplateOf, endWork } from './machine.js';
+import { renderAction, scheduleFor } from './step-context.js';
 import type { BatchContext, EnrollmentRow, SenderRow, TaskRow, Work as WorkType } from './work.js';
 import { Work } from './work.js';
 
@@ -186,39 +186,11 @@ async function loadContext(
     webhookTargets: new Set(webhooks.map((w) => w.uuid)),
     defaults: { triggerWaitSeconds: deps.triggerDefaultWaitSeconds },
     scheduleOf(work) {
-      const flow = work.flow;
       const sender = work.fl.sender_profile_uuid ? senderMap.get(work.fl.sender_profile_uuid) : undefined;
-      if (flow?.use_sender_schedule && sender) {
-        return { schedule: sender.schedule, zone: sender.schedule.timezone };
-      }
-      const schedule = flow?.schedule ?? { timezone: 'UTC', use_lead_timezone: false, timeblocks: [] };
-      const leadZone = work.lead?.timezone;
-      const zone = schedule.use_lead_timezone && isValidTimeZone(leadZone) ? leadZone : schedule.timezone;
-      return { schedule, zone };
+      return scheduleFor(work.flow, sender, work.lead);
     },
     render(work, node) {
-      const seed = `${work.fl.uuid}:${node.id}`;
-      const text = prepared.render(
-        typeof node.payload.template === 'string' ? node.payload.template : null,
-        work.fl.lead_uuid,
-        work.fl.sender_profile_uuid,
-        seed,
-      );
-      const subject =
-        typeof node.payload.subject === 'string'
-          ? prepared.render(node.payload.subject, work.fl.lead_uuid, work.fl.sender_profile_uuid, `${seed}:s`)
-          : { text: null, missing: [] as string[], error: undefined as string | undefined };
-      const error = text.error
-        ? `payload.template: ${text.error}`
-        : subject.error
-          ? `payload.subject: ${subject.error}`
-          : undefined;
-      return {
-        text: text.text,
-        subject: subject.text,
-        missing: [...new Set([...text.missing, ...subject.missing])],
-        ...(error ? { error } : {}),
-      };
+      return renderAction(prepared, work, node);
     },
     compose(work, node) {
       return prepared.compose(

@@ -18,12 +18,77 @@ function responseDelayMs(settings: SandboxSettings, ...parts: Array<string | num
   return Math.round((settings.minResponseSeconds + uniform('delay', settings.seed, ...parts) * span) * 1000);
 }
 
-type Decision =
+export type SandboxDecision =
   | { outcome: ActionOutcome }
   | { record: { response: 'accept' | 'reply' | null; respondAt: Date | null } };
 
 /** What the network knows about one sender: its connections and its invitations of the last 7 days. */
-type SenderState = { connected: Set<string>; pending: Set<string>; weekInvites: number };
+export type SandboxSenderState = { connected: Set<string>; pending: Set<string>; weekInvites: number };
+
+/** The action as the network sees it. */
+export type SandboxAction = { type: string; senderProfileUuid: string; leadUuid: string; at: Date };
+
+/**
+ * The network's answer to one action, updating `state` as if it was done (for the next in a batch).
+ * Pure: the driver and the flow preview (src/modules/engine/preview) decide with the same code.
+ */
+export function decideSandboxAction(
+  settings: SandboxSettings,
+  action: SandboxAction,
+  state: SandboxSenderState,
+): SandboxDecision {
+  const seed = settings.seed;
+  const lead = action.leadUuid;
+  const later = (kind: string) =>
+    new Date(action.at.getTime() + responseDelayMs(settings, kind, action.senderProfileUuid, lead));
+  switch (action.type) {
+    case 'linkedin_send_connection_request': {
+      if (state.connected.has(lead))
+        return { outcome: { ok: false, reason: 'already_connected', message: 'Already connected.' } };
+      if (state.pending.has(lead))
+        return { outcome: { ok: false, reason: 'pending', message: 'An invitation is already pending.' } };
+      if (state.weekInvites >= settings.weeklyInvitationLimit) {
+        return {
+          outcome: {
+            ok: false,
+            reason: 'weekly_limit',
+            message: 'You have reached the weekly invitation limit.',
+          },
+        };
+      }
+      state.pending.add(lead);
+      state.weekInvites += 1;
+      const accepts = uniform('accept', seed, action.senderProfileUuid, lead) < settings.acceptRate;
+      return {
+        record: { response: accepts ? 'accept' : null, respondAt: accepts ? later('accept') : null },
+      };
+    }
+    case 'linkedin_send_message': {
+      if (!state.connected.has(lead)) {
+        return {
+          outcome: {
+            ok: false,
+            reason: 'not_connected',
+            message: 'Messages need a connection; send an InMail instead.',
+          },
+        };
+      }
+      const replies = uniform('reply', seed, action.senderProfileUuid, lead) < settings.replyRate;
+      return { record: { response: replies ? 'reply' : null, respondAt: replies ? later('reply') : null } };
+    }
+    case 'linkedin_send_inmail': {
+      const replies = uniform('inmail', seed, action.senderProfileUuid, lead) < settings.replyRate;
+      return { record: { response: replies ? 'reply' : null, respondAt: replies ? later('inmail') : null } };
+    }
+    case 'email_send_message':
+      return {
+        outcome: { ok: false, reason: 'no_channel', message: 'The sandbox network is LinkedIn only.' },
+      };
+    default:
+      // Visits, likes, comments and endorsements always work in the sandbox.
+      return { record: { response: null, respondAt: null } };
+  }
+}
 
 async function loadState(
   db: Database,
@@ -31,7 +96,7 @@ async function loadState(
   senderUuid: string,
   leads: string[],
   at: Date,
-): Promise<SenderState> {
+): Promise<SandboxSenderState> {
   const [links, week] = await Promise.all([
     sql<{ lead_uuid: string; connected: boolean }>`
       select lead_uuid, bool_or(response = 'accept' and responded_at is not null) as connected
@@ -62,73 +127,17 @@ function carriesFiles(request: ActionRequest): boolean {
 }
 
 export function createSandboxDriver(db: Database, settings: SandboxSettings): ChannelDriver {
-  const later = (request: ActionRequest, kind: string) =>
-    new Date(
-      request.at.getTime() + responseDelayMs(settings, kind, request.senderProfileUuid, request.lead.uuid),
+  const decide = (request: ActionRequest, state: SandboxSenderState): SandboxDecision =>
+    decideSandboxAction(
+      settings,
+      {
+        type: request.type,
+        senderProfileUuid: request.senderProfileUuid,
+        leadUuid: request.lead.uuid,
+        at: request.at,
+      },
+      state,
     );
-
-  /** The network's answer to one request, updating `state` as if it was done (for the next in a batch). */
-  function decide(request: ActionRequest, state: SenderState): Decision {
-    const seed = settings.seed;
-    const lead = request.lead.uuid;
-    switch (request.type) {
-      case 'linkedin_send_connection_request': {
-        if (state.connected.has(lead))
-          return { outcome: { ok: false, reason: 'already_connected', message: 'Already connected.' } };
-        if (state.pending.has(lead))
-          return { outcome: { ok: false, reason: 'pending', message: 'An invitation is already pending.' } };
-        if (state.weekInvites >= settings.weeklyInvitationLimit) {
-          return {
-            outcome: {
-              ok: false,
-              reason: 'weekly_limit',
-              message: 'You have reached the weekly invitation limit.',
-            },
-          };
-        }
-        state.pending.add(lead);
-        state.weekInvites += 1;
-        const accepts = uniform('accept', seed, request.senderProfileUuid, lead) < settings.acceptRate;
-        return {
-          record: {
-            response: accepts ? 'accept' : null,
-            respondAt: accepts ? later(request, 'accept') : null,
-          },
-        };
-      }
-      case 'linkedin_send_message': {
-        if (!state.connected.has(lead)) {
-          return {
-            outcome: {
-              ok: false,
-              reason: 'not_connected',
-              message: 'Messages need a connection; send an InMail instead.',
-            },
-          };
-        }
-        const replies = uniform('reply', seed, request.senderProfileUuid, lead) < settings.replyRate;
-        return {
-          record: { response: replies ? 'reply' : null, respondAt: replies ? later(request, 'reply') : null },
-        };
-      }
-      case 'linkedin_send_inmail': {
-        const replies = uniform('inmail', seed, request.senderProfileUuid, lead) < settings.replyRate;
-        return {
-          record: {
-            response: replies ? 'reply' : null,
-            respondAt: replies ? later(request, 'inmail') : null,
-          },
-        };
-      }
-      case 'email_send_message':
-        return {
-          outcome: { ok: false, reason: 'no_channel', message: 'The sandbox network is LinkedIn only.' },
-        };
-      default:
-        // Visits, likes, comments and endorsements always work in the sandbox.
-        return { record: { response: null, respondAt: null } };
-    }
-  }
 
   async function withdraw(request: ActionRequest): Promise<ActionOutcome> {
     const withdrawn = await sql`

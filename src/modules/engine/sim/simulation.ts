@@ -52,13 +52,13 @@ export const SIM_ZONES = [
   'America/Santiago',
 ];
 
-const officeHours = (timezone: string): Schedule => ({
+export const officeHours = (timezone: string): Schedule => ({
   timezone,
   use_lead_timezone: false,
   timeblocks: [1, 2, 3, 4, 5].map((dow) => ({ dow, min: 540, max: 1080 })),
 });
 
-function nodes(warmTag: string, engagedTag: string) {
+export function simulationNodes(warmTag: string, engagedTag: string) {
   const specs: NodeSpec[] = [
     {
       id: 1,
@@ -117,8 +117,17 @@ function nodes(warmTag: string, engagedTag: string) {
   return buildNodes(specs);
 }
 
-/** Builds the scenario set-based: a team, senders with sandbox seats, contacts, a running flow, enrollments. */
-async function setup(db: Database, config: Config, options: SimulationOptions, start: Date) {
+/**
+ * Builds the scenario set-based: a team, senders with sandbox seats, contacts, a running flow and (unless
+ * `enrol` is false: the preview benchmark) the contacts' enrollments.
+ */
+export async function setupScenario(
+  db: Database,
+  config: Config,
+  options: Pick<SimulationOptions, 'senders' | 'enrollments'>,
+  start: Date,
+  enrol = true,
+) {
   const { identity } = createServices({ db, config, clock: systemClock });
   const { team_id: teamId } = await identity.createUserWithTeam({
     email: `sim-${newId()}@leadflow.local`,
@@ -183,7 +192,7 @@ async function setup(db: Database, config: Config, options: SimulationOptions, s
       team_id: teamId,
       uuid: version,
       flow_uuid: flow,
-      nodes: JSON.stringify(nodes(warm, engaged)),
+      nodes: JSON.stringify(simulationNodes(warm, engaged)),
       contact_sources: JSON.stringify([
         {
           id: 1,
@@ -198,7 +207,8 @@ async function setup(db: Database, config: Config, options: SimulationOptions, s
       first_common_node_id: 10,
     })
     .execute();
-  await sql`
+  if (enrol)
+    await sql`
     insert into flow_leads (team_id, uuid, flow_uuid, flow_version_uuid, lead_uuid, contact_source_id, status,
       flow_node_id, next_run_at, flow_active, started_at)
     select ${teamId}, leadflow_uuid_v7(), ${flow}, ${version}, l.uuid, 1, 'in_progress', 1, ${start}, true, ${start}
@@ -370,7 +380,7 @@ export async function runSimulation(
   const start = options.start ?? new Date('2026-03-02T00:00:00Z'); // a Monday; spans a DST change
   const end = new Date(start.getTime() + options.days * 86_400_000);
   const clock = manualClock(start);
-  const { teamId, flow } = await setup(db, config, options, start);
+  const { teamId, flow } = await setupScenario(db, config, options, start);
   log(
     `  setup: ${options.enrollments} contacts enrolled, ${options.senders} senders in ${SIM_ZONES.length} zones`,
   );

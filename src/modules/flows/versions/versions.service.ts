@@ -68,6 +68,26 @@ export function createFlowVersionsService(deps: {
     assertNoProblems(problems);
   }
 
+  /** The tree `body` would save, validated as a save validates it (a 422 listing every problem). */
+  async function validateDraft(
+    teamId: number,
+    flowUuid: string,
+    body: SaveVersionBody,
+    field = '',
+  ): Promise<Tree> {
+    if (body.contact_sources.length === 0) {
+      throw invalidField(`${field}contact_sources`, 'The contact sources field is required.');
+    }
+    const now = new Date().toISOString();
+    const tree: Tree = {
+      nodes: body.nodes.map((node) => normalizeNode(node, now)),
+      contact_sources: body.contact_sources.map(normalizeContactSource),
+      first_common_node_id: body.first_common_node_id ?? null,
+    };
+    await validateTree(teamId, flowUuid, tree);
+    return tree;
+  }
+
   return {
     async listVersions(teamId: number, flowUuid: string) {
       const flow = await selectFlow(db, teamId, flowUuid);
@@ -83,18 +103,11 @@ export function createFlowVersionsService(deps: {
       return present(version, flow?.flow_version_uuid);
     },
 
+    validateDraft,
+
     async saveVersion(teamId: number, flowUuid: string, body: SaveVersionBody) {
       if (!(await selectFlow(db, teamId, flowUuid))) throw notFound('Flow');
-      if (body.contact_sources.length === 0) {
-        throw invalidField('contact_sources', 'The contact sources field is required.');
-      }
-      const now = new Date().toISOString();
-      const tree: Tree = {
-        nodes: body.nodes.map((node) => normalizeNode(node, now)),
-        contact_sources: body.contact_sources.map(normalizeContactSource),
-        first_common_node_id: body.first_common_node_id ?? null,
-      };
-      await validateTree(teamId, flowUuid, tree);
+      const tree = await validateDraft(teamId, flowUuid, body);
       return db.transaction().execute(async (trx) => {
         const flow = await selectFlow(trx, teamId, flowUuid, true);
         if (!flow) throw notFound('Flow');

@@ -1,21 +1,37 @@
 // Contacts: a server-paged, virtualised table of every contact of the team, searchable and sortable,
 // with a column chooser; "New contact" creates one in a list.
-import { Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
 import { api, call } from '../../api';
 import { ColumnChooser } from '../../ui/ColumnChooser';
 import { useStoredState } from '../../ui/useStoredState';
-import { type Sort, VirtualTable } from '../../ui/VirtualTable';
+import { type CellMeta, type Sort, VirtualTable } from '../../ui/VirtualTable';
+import { BulkActions } from './BulkActions';
 import { type Contact, contactName } from './contact';
+import { FilterBuilder, useFilterFields } from './FilterBuilder';
+import { type Condition, toFilter } from './filter-model';
 import { NewContactButton } from './NewContactButton';
 
 const SORTABLE = ['name', 'company_name', 'created_at', 'updated_at'] as const;
 type SortField = (typeof SORTABLE)[number];
 
 const COLUMNS: (ColumnDef<Contact> & { id: string; header: string })[] = [
-  { id: 'name', header: 'Name', accessorFn: contactName },
+  {
+    id: 'name',
+    header: 'Name',
+    accessorFn: contactName,
+    meta: {
+      render: (c) => (
+        <Anchor renderRoot={(props) => <Link {...props} to="/contacts/$uuid" params={{ uuid: c.uuid }} />}>
+          {contactName(c)}
+        </Anchor>
+      ),
+    } satisfies CellMeta<Contact>,
+  },
   { id: 'position', header: 'Position', accessorFn: (c) => c.position },
   { id: 'company_name', header: 'Company', accessorFn: (c) => c.company_name },
   { id: 'email', header: 'E-mail', accessorFn: (c) => c.work_email ?? c.personal_email },
@@ -42,7 +58,21 @@ export function ContactsPage() {
     boolean
   >);
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const filter = useMemo(() => (q ? { q } : undefined), [q]);
+  const [allMatching, setAllMatching] = useState(false);
+  const [conditions, setConditions] = useStoredState<Condition[]>('contacts.filters', []);
+  const [debounced] = useDebouncedValue(conditions, 300);
+  const fields = useFilterFields();
+  const filter = useMemo(() => {
+    const built = toFilter(debounced, fields) ?? {};
+    const f = q ? { ...built, q } : built;
+    return Object.keys(f).length > 0 ? f : undefined;
+  }, [q, debounced, fields]);
+  const queryKey = ['contacts', 'search', sort, filter ?? null];
+  const total = useQuery<{ total: number }>({ queryKey: [...queryKey, 0], enabled: false }).data?.total ?? 0;
+  const clearSelection = () => {
+    setSelected(new Set());
+    setAllMatching(false);
+  };
 
   const fetchPage = (offset: number, limit: number) =>
     call(
@@ -81,11 +111,38 @@ export function ContactsPage() {
           w={360}
           maw="100%"
         />
-        {selected.size > 0 && <Text size="sm">{selected.size} selected</Text>}
+        <BulkActions
+          selection={allMatching ? (filter ?? { all: true }) : { ids: [...selected] }}
+          count={allMatching ? total : selected.size}
+          onDone={clearSelection}
+        />
+        {allMatching ? (
+          <Text size="sm">All {total} contacts that match are selected.</Text>
+        ) : (
+          selected.size > 0 && <Text size="sm">{selected.size} selected.</Text>
+        )}
+        {!allMatching && total > 0 && (
+          <Button variant="subtle" size="xs" onClick={() => setAllMatching(true)}>
+            Select all {total} that match
+          </Button>
+        )}
+        {(allMatching || selected.size > 0) && (
+          <Button variant="subtle" size="xs" onClick={clearSelection}>
+            Clear selection
+          </Button>
+        )}
       </Group>
+      <FilterBuilder
+        fields={fields}
+        conditions={conditions}
+        onChange={(next) => {
+          setConditions(next);
+          clearSelection();
+        }}
+      />
       <VirtualTable<Contact>
         caption="Contacts"
-        queryKey={['contacts', 'search', sort, filter ?? null]}
+        queryKey={queryKey}
         fetchPage={fetchPage}
         columns={COLUMNS}
         columnVisibility={visibility}
@@ -96,8 +153,10 @@ export function ContactsPage() {
         onSelect={setSelected}
         rowLabel={contactName}
         empty={
-          q ? (
-            <Text>No contact matches “{q}”. Try another search.</Text>
+          filter ? (
+            <Text>
+              No contact matches{q ? ` “${q}”` : ' these filters'}. Try another search or change a filter.
+            </Text>
           ) : (
             <Text>
               No contacts yet. Add one with <b>New contact</b>, or import a CSV file.

@@ -1,9 +1,10 @@
 import { Alert, Button, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { ApiError, api, call } from '../../api';
+import { useLists } from '../../ui/useCatalogs';
 
 const FIELDS = [
   { key: 'first_name', label: 'First name' },
@@ -20,11 +21,7 @@ export function NewContactButton() {
   const queryClient = useQueryClient();
   const [values, setValues] = useState<Partial<Record<Field, string>>>({});
   const [listUuid, setListUuid] = useState<string | null>(null);
-  const lists = useQuery({
-    queryKey: ['lists', 'all'],
-    queryFn: () => call(api.GET('/leads/api/lists', { params: { query: { limit: 1000 } } })),
-    enabled: opened,
-  });
+  const lists = useLists();
   const create = useMutation({
     mutationFn: () => {
       const lead = Object.fromEntries(Object.entries(values).filter(([, v]) => v?.trim()));
@@ -51,7 +48,15 @@ export function NewContactButton() {
 
   return (
     <>
-      <Button onClick={open}>New contact</Button>
+      <Button
+        onClick={() => {
+          // Lists may have been made elsewhere since the page loaded.
+          void queryClient.invalidateQueries({ queryKey: ['lists'] });
+          open();
+        }}
+      >
+        New contact
+      </Button>
       <Modal opened={opened} onClose={close} title="New contact">
         <form onSubmit={submit}>
           <Stack>
@@ -64,10 +69,8 @@ export function NewContactButton() {
             <Select
               label="List"
               required
-              placeholder={
-                lists.data?.data.length === 0 ? 'Create a list in Settings first' : 'Choose a list'
-              }
-              data={(lists.data?.data ?? []).map((l) => ({ value: l.uuid, label: l.name }))}
+              placeholder={lists.lists.length === 0 ? 'Create a list in Settings first' : 'Choose a list'}
+              data={lists.lists.map((l) => ({ value: l.uuid, label: l.name }))}
               value={listUuid}
               onChange={setListUuid}
               error={fieldError('list_uuid')}

@@ -18,3 +18,7 @@ export type TreeNode = SaveVersionBody['nodes'][number];
 export type ContactSource = SaveVersionBody['contact_sources'][number];
 export type Schedule = FlowDetail['schedule'];
 export type FlowStatus = Flow['status'];
+export type PreviewBody = NonNullable<
+  paths['/flows/api/flows/{flowUuid}/preview']['post']['requestBody']
+>['content']['application/json'];
+export type PreviewResult = Json<paths['/flows/api/flows/{flowUuid}/preview']['post']['responses']['200']>;

@@ -2,17 +2,29 @@
 // edited in the side panel, undo/redo, the flow's settings, contacts and senders in the same screen.
 // "Save" stores a new version through the API (and the settings); the API's problems show on the
 // steps they name. Work in progress is kept in this browser until it is saved (useDraft).
-import { Alert, Badge, Box, Button, Group, Loader, Modal, ScrollArea, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Box,
+  Button,
+  Drawer,
+  Group,
+  Loader,
+  Modal,
+  ScrollArea,
+  Text,
+  Title,
+} from '@mantine/core';
 import { useHotkeys } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useBlocker, useParams } from '@tanstack/react-router';
-import { useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { api, call } from '../../../api';
 import type { FlowDetail, NodeTypeInfo } from '../flow-types';
 import '../flows.css';
 import { FlowGraph, type Selection } from './FlowGraph';
 import { type NodeCommand, NodePanel } from './NodePanel';
-import { branchesOf, initialPayload } from './node-meta';
+import { branchesOf, initialPayload, NOTE_LIMIT } from './node-meta';
 import { Palette } from './Palette';
 import { problemCount } from './problems';
 import { SettingsPanel } from './SettingsPanel';
@@ -22,16 +34,23 @@ import {
   clipOf,
   deleteNode,
   deleteSubtree,
+  fromVersion,
   insertNode,
   moveSubtree,
   nodeById,
   pasteClip,
   type Slot,
   setBranches,
+  toVersionBody,
   updateNode,
 } from './tree';
 import { useDraft } from './useDraft';
 import { useSave } from './useSave';
+import { useTemplateSubject } from './useTemplateSubject';
+
+// The preview and its charts, and the template editor, load only when needed.
+const MessageEditor = lazy(() => import('./MessageEditor').then((m) => ({ default: m.MessageEditor })));
+const PreviewPanel = lazy(() => import('./preview/PreviewPanel').then((m) => ({ default: m.PreviewPanel })));
 
 export function BuilderPage() {
   const { flowUuid } = useParams({ from: '/app/flows/$flowUuid' });
@@ -65,6 +84,8 @@ function Builder({ flow, types }: { flow: FlowDetail; types: NodeTypeInfo[] }) {
   const [panel, setPanel] = useState<Panel>(null);
   const [adding, setAdding] = useState<{ slot: Slot; where: string } | null>(null);
   const [clip, setClip] = useState<{ clip: Clip; move: boolean } | null>(null);
+  const [previewing, setPreviewing] = useState(false);
+  const subject = useTemplateSubject(flow.uuid, tree.contact_sources[0]?.sender_profiles?.[0]);
   const save = useSave(flow, draft);
   const editable = flow.status !== 'archived';
 
@@ -163,6 +184,9 @@ function Builder({ flow, types }: { flow: FlowDetail; types: NodeTypeInfo[] }) {
           </Button>
           <Button variant="default" onClick={() => setPanel({ settings: true })}>
             Settings and schedule
+          </Button>
+          <Button variant="default" onClick={() => setPreviewing(true)}>
+            What will happen
           </Button>
           <Button
             onClick={() => save.run()}
@@ -266,6 +290,22 @@ function Builder({ flow, types }: { flow: FlowDetail; types: NodeTypeInfo[] }) {
                   problems={problems.nodes.get(selectedNode.id) ?? []}
                   editable={editable}
                   onCommand={(cmd) => command(selectedNode.id, cmd)}
+                  messageEditor={(field, value, onChange) => (
+                    <Suspense fallback={<Loader size="xs" aria-label="Loading the editor" />}>
+                      <MessageEditor
+                        label={field === 'subject' ? 'Subject' : 'Text'}
+                        value={typeof value === 'string' ? value : ''}
+                        onChange={(text) => onChange(text === '' ? undefined : text)}
+                        limit={
+                          field === 'template' && selectedNode.type === 'linkedin_send_connection_request'
+                            ? NOTE_LIMIT
+                            : undefined
+                        }
+                        subject={subject}
+                        disabled={!editable}
+                      />
+                    </Suspense>
+                  )}
                   onChange={(change, field) => {
                     draft.change((d) => {
                       let next = updateNode(d.tree, selectedNode.id, {
@@ -293,6 +333,26 @@ function Builder({ flow, types }: { flow: FlowDetail; types: NodeTypeInfo[] }) {
         onClose={() => setAdding(null)}
         onPick={pick}
       />
+      <Drawer
+        opened={previewing}
+        onClose={() => setPreviewing(false)}
+        position="right"
+        size="xl"
+        title="What will happen"
+      >
+        <Suspense fallback={<Loader aria-label="Loading the preview" />}>
+          <PreviewPanel
+            flowUuid={flow.uuid}
+            version={() =>
+              JSON.stringify(tree) === JSON.stringify(fromVersion(flow)) ? undefined : toVersionBody(tree)
+            }
+            onProblems={(error, body) => {
+              save.showProblems(error, body);
+              setPreviewing(false);
+            }}
+          />
+        </Suspense>
+      </Drawer>
       <Modal
         opened={blocker.status === 'blocked'}
         onClose={() => blocker.reset?.()}

@@ -138,5 +138,20 @@ export function useSave(flow: FlowDetail, draft: ReturnType<typeof useDraft>) {
     );
   }, []);
 
-  return { run, recheck, problems, settingsErrors, saving };
+  /** Shows a 422 of another call about the draft's tree (the preview validates it like a save). */
+  const showProblems = useCallback(
+    (error: ApiError, body: { nodes: { id: number }[]; contact_sources: { id: number }[] }) => {
+      setProblems(
+        problemsOf(
+          error.fields,
+          body.nodes.map((n) => n.id),
+          body.contact_sources.map((s) => s.id),
+          error.message,
+        ),
+      );
+    },
+    [],
+  );
+
+  return { run, recheck, showProblems, problems, settingsErrors, saving };
 }
