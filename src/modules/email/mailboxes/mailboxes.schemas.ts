@@ -101,7 +101,11 @@ const limits = {
       description: 'Seconds at least between two automated e-mails of this mailbox (default 120)',
     }),
   ),
-  custom_tracking_domain_uuid: Type.Optional(Nullable(Uuid('Accepted for compatibility; not used'))),
+  custom_tracking_domain_uuid: Type.Optional(
+    Nullable(
+      Uuid('One of your custom tracking domains: once verified, its links, pixel and unsubscribe URL use it'),
+    ),
+  ),
 };
 
 export const CreateMailboxBody = Type.Object(
