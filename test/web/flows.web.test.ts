@@ -3,6 +3,9 @@
 // axe on the list and the builder.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAutomationEngine } from '../../src/deps.js';
+import { systemClock } from '../../src/lib/clock.js';
+import { createLogger } from '../../src/lib/logger.js';
 import { makeContacts, makeSandboxSeat, makeSender } from '../automation-factories.js';
 import { expectAccessible, startWebHarness, type WebHarness, webTestsUnavailable } from './web-harness.js';
 
@@ -183,5 +186,18 @@ describe.skipIf(webTestsUnavailable)('web application: flows and the builder', {
       });
       expect(res.statusCode, res.body).toBeLessThan(300);
     }
+
+    // The engine takes them (planned on the schedule); the funnel on the graph fills as it does.
+    await page.getByRole('button', { name: 'Statistics' }).click();
+    const engine = createAutomationEngine(
+      { db: web.ctx.db, config: web.ctx.config, clock: systemClock },
+      createLogger('silent'),
+    );
+    for (let i = 0; i < 3; i += 1) await engine.tick();
+    await page
+      .getByText(/^6 (done|done · 6 waiting)|^0 done · 6 waiting/)
+      .first()
+      .waitFor({ timeout: 15_000 });
+    await expectAccessible(page, 'builder with statistics');
   });
 });

@@ -92,4 +92,50 @@ describe.skipIf(webTestsUnavailable)('web application: senders', { timeout: 120_
       .waitFor();
     await expectAccessible(page, 'mailboxes');
   });
+
+  it('manages lists, tags, stages and custom fields in settings', async () => {
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('link', { name: 'Lists' }).click();
+    await page.getByText('No lists yet').waitFor();
+    await page.getByLabel('New list name').fill('Prospects');
+    await page.getByRole('button', { name: 'Create list' }).click();
+    const name = page.getByLabel('Name of Prospects');
+    await name.fill('Leads 2026');
+    await name.press('Enter');
+    await expect
+      .poll(async () =>
+        (
+          await web.ctx.db
+            .selectFrom('lists')
+            .select('name')
+            .where('team_id', '=', web.owner.teamId)
+            .execute()
+        ).map((l) => l.name),
+      )
+      .toEqual(['Leads 2026']);
+    await expectAccessible(page, 'lists settings');
+
+    await page.getByRole('link', { name: 'Custom fields' }).click();
+    await page.getByLabel('New custom field name').fill('score');
+    await page.getByRole('textbox', { name: 'Type' }).click();
+    await page.getByRole('option', { name: 'number' }).click();
+    await page.getByRole('button', { name: 'Create custom field' }).click();
+    await page.getByRole('table', { name: 'Custom fields' }).getByRole('cell', { name: 'number' }).waitFor();
+    await page.getByLabel('New custom field name').fill('not a valid name');
+    await page.getByRole('button', { name: 'Create custom field' }).click();
+    await expect
+      .poll(() => page.getByLabel('New custom field name').getAttribute('aria-invalid'))
+      .toBe('true');
+    await expectAccessible(page, 'custom fields settings');
+
+    await page.getByRole('link', { name: 'Tags' }).click();
+    await page.getByLabel('New tag name').fill('VIP');
+    await page.getByRole('button', { name: 'Create tag' }).click();
+    await page.getByRole('button', { name: 'Delete VIP' }).click();
+    await page
+      .getByRole('dialog', { name: 'Please confirm' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await page.getByText('No tags yet').waitFor();
+  });
 });

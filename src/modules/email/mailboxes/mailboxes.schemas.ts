@@ -148,7 +148,15 @@ export const DeleteMailboxBody = Type.Union([
       }),
       automation_mailbox_to_reassign: Type.Optional(Uuid('Mailbox that takes over (required with true)')),
     },
-    { additionalProperties: false },
+    {
+      additionalProperties: false,
+      anyOf: [
+        { properties: { automation_reassign_mailboxes: { const: false } } },
+        { required: ['automation_mailbox_to_reassign'] },
+      ],
+      'x-message': 'is required when automation_reassign_mailboxes is true',
+      'x-fields': ['automation_mailbox_to_reassign'],
+    },
   ),
   Type.Null(),
 ]);

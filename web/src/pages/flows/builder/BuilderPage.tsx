@@ -45,6 +45,7 @@ import {
   updateNode,
 } from './tree';
 import { useDraft } from './useDraft';
+import { useFunnel } from './useFunnel';
 import { useSave } from './useSave';
 import { useTemplateSubject } from './useTemplateSubject';
 
@@ -85,6 +86,8 @@ function Builder({ flow, types }: { flow: FlowDetail; types: NodeTypeInfo[] }) {
   const [adding, setAdding] = useState<{ slot: Slot; where: string } | null>(null);
   const [clip, setClip] = useState<{ clip: Clip; move: boolean } | null>(null);
   const [previewing, setPreviewing] = useState(false);
+  const [showStats, setShowStats] = useState(false);
+  const funnel = useFunnel(flow.uuid, tree, showStats);
   const subject = useTemplateSubject(flow.uuid, tree.contact_sources[0]?.sender_profiles?.[0]);
   const save = useSave(flow, draft);
   const editable = flow.status !== 'archived';
@@ -185,6 +188,13 @@ function Builder({ flow, types }: { flow: FlowDetail; types: NodeTypeInfo[] }) {
           <Button variant="default" onClick={() => setPanel({ settings: true })}>
             Settings and schedule
           </Button>
+          <Button
+            variant={showStats ? 'light' : 'default'}
+            aria-pressed={showStats}
+            onClick={() => setShowStats((v) => !v)}
+          >
+            Statistics
+          </Button>
           <Button variant="default" onClick={() => setPreviewing(true)}>
             What will happen
           </Button>
@@ -231,6 +241,8 @@ function Builder({ flow, types }: { flow: FlowDetail; types: NodeTypeInfo[] }) {
             tree={tree}
             selection={panel && !('settings' in panel) ? panel : null}
             problems={problems.nodes}
+            badges={funnel.badges}
+            edgeBadges={funnel.edgeBadges}
             sourceProblems={problems.sources}
             editable={editable}
             pasting={clip !== null}
