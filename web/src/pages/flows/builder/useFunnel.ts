@@ -31,7 +31,7 @@ export function useFunnel(flowUuid: string, tree: Tree, shown: boolean) {
       if (s.node_statuses.failed) parts.push(`${s.node_statuses.failed} failed`);
       if (s.node_conversions.accepted) parts.push(`${s.node_conversions.accepted} accepted`);
       if (s.node_conversions.replied) parts.push(`${s.node_conversions.replied} replied`);
-      badges.set(Number(id), <span aria-label={`Step ${id}: ${parts.join(', ')}`}>{parts.join(' · ')}</span>);
+      badges.set(Number(id), parts.join(' · '));
       for (const [branch, n] of Object.entries(s.node_branches)) edgeBadges.set(`${id}:${branch}`, `${n}`);
     }
     return { badges, edgeBadges };
