@@ -1,7 +1,18 @@
 // The only reader of process.env. Parsed once at start; every problem is listed at once so an
 // operator fixes the environment in one go instead of one restart per typo.
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { allowlistEntryProblem } from './lib/net/address-policy.js';
+
+/** A DNS server entry: an IP address, optionally with a port (1.1.1.1:53, [::1]:5353). */
+function dnsServerProblem(entry: string): string | undefined {
+  const match = /^\[([^\]]+)\]:(\d+)$/.exec(entry) ?? /^([^:]+):(\d+)$/.exec(entry);
+  const host = match ? match[1]! : entry;
+  const port = match ? Number(match[2]) : 53;
+  return isIP(host) !== 0 && port >= 1 && port <= 65_535
+    ? undefined
+    : 'must be an IP address, optionally with :port';
+}
 
 export type Config = Readonly<{
   host: string;
@@ -54,6 +65,8 @@ export type Config = Readonly<{
    * Connections a user can aim (mail servers, proxies, webhooks, gs_call_api, LLM endpoints) reach only
    * public addresses unless these open more (src/lib/net/outbound.ts); the webhook switches add to them.
    */
+  /** DNS servers (ip or ip:port) custom tracking domains are verified with; empty: the system's. */
+  dnsServers: readonly string[];
   outbound: {
     /** Loopback, private, CGNAT and unique-local addresses too (never link-local or cloud metadata). */
     allowPrivate: boolean;
@@ -326,6 +339,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       timeoutMs: read.int('LEADFLOW_WEBHOOK_TIMEOUT_MS', 10_000, 100),
       disableAfterFailingMs: read.int('LEADFLOW_WEBHOOK_DISABLE_AFTER_MS', 5 * 24 * 3600 * 1000, 1000),
     },
+    dnsServers: read.list('LEADFLOW_DNS_SERVERS', dnsServerProblem),
     outbound: {
       allowPrivate: read.bool('LEADFLOW_OUTBOUND_ALLOW_PRIVATE', false),
       allowlist: read.list('LEADFLOW_OUTBOUND_ALLOWLIST', allowlistEntryProblem),

@@ -25,6 +25,7 @@ import type {
   MailboxesTable,
   MailboxFoldersTable,
 } from '../modules/email/email.tables.js';
+import type { CustomTrackingDomainsTable } from '../modules/email/tracking-domains/tracking-domains.tables.js';
 import type {
   ContactSourceRotationTable,
   LeadSignalsTable,
@@ -101,6 +102,7 @@ export interface DB extends IdentityTables, AccountsTables, JobsTables {
   ai_templates: AiTemplatesTable;
   attachments: AttachmentsTable;
   mailboxes: MailboxesTable;
+  custom_tracking_domains: CustomTrackingDomainsTable;
   mailbox_errors: MailboxErrorsTable;
   mailbox_folders: MailboxFoldersTable;
   email_bodies: EmailBodiesTable;

@@ -4,6 +4,7 @@
 // enforced; the OpenAPI document lists them (x-formats in info) and test/platform/schema-sampler.test.ts
 // generates values for them from `examples`. Add a format here, then use it through a schema helper in
 // http/schemas.ts (TimeZone, Website).
+import { parseLinkedInCompany, parseLinkedInPerson } from '../lib/linkedin.js';
 import { normalizeDomain } from '../lib/normalize.js';
 import { isValidTimeZone } from '../lib/schedule.js';
 
@@ -31,6 +32,26 @@ export const CUSTOM_FORMATS: Record<string, CustomFormat> = {
       'its domain; a blank value means none)',
     validate: blankOr((value) => normalizeDomain(value) !== undefined),
     examples: ['acme.com', 'https://www.example.org/about', 'shop.example.net', 'jane@acme.com'],
+  },
+  'linkedin-profile': {
+    description:
+      'A LinkedIn profile: its URL (https://www.linkedin.com/in/<nickname>), the public nickname or an ACoA… ' +
+      'profile id (a blank value means none)',
+    validate: blankOr((value) => {
+      const parsed = parseLinkedInPerson(value);
+      return Boolean(parsed?.linkedin || parsed?.ln_id);
+    }),
+    examples: ['https://www.linkedin.com/in/jane-doe', 'jane-doe-42', 'ACoAABcdEfG1234567'],
+  },
+  'linkedin-company': {
+    description:
+      'A LinkedIn company page: its URL (https://www.linkedin.com/company/<slug>), the page slug or the ' +
+      'numeric company id (a blank value means none)',
+    validate: blankOr((value) => {
+      const parsed = parseLinkedInCompany(value);
+      return Boolean(parsed?.linkedin || parsed?.ln_id);
+    }),
+    examples: ['https://www.linkedin.com/company/acme-corp', 'acme-corp', '1035'],
   },
 };
 

@@ -8,7 +8,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import { errorReasons } from '../lib/errors.js';
 import { API_PATH } from './auth.js';
 import { shareComponents } from './openapi-components.js';
-import { ErrorBody } from './schemas.js';
+import { ErrorBody, MAX_ID } from './schemas.js';
 
 const ERROR_STATUSES: Record<number, string> = {
   400: 'bad_request: malformed JSON, a bad Team-ID header or an unknown query parameter',
@@ -22,6 +22,7 @@ const ERROR_STATUSES: Record<number, string> = {
   415: 'unsupported_media_type: send application/json',
   422: 'validation_error: error.data maps each failing field to its messages',
   429: 'rate_limited: too many requests; retry after Retry-After seconds',
+  431: 'headers_too_large: the request head (URL and headers) is larger than 16 KB',
   500: 'internal_error: quote the x-request-id when reporting it',
   503: 'service_unavailable: the query took too long or the database is unreachable; retry or narrow it',
 };
@@ -68,7 +69,7 @@ function errorStatuses(route: RouteOptions): number[] {
   const schema = (route.schema ?? {}) as Record<string, unknown>;
   const response = (schema.response ?? {}) as Record<string, unknown>;
   const write = methods.some((method) => WRITE_METHODS.has(method));
-  const statuses = [400, 401, 403, 429, 500, 503];
+  const statuses = [400, 401, 403, 429, 431, 500, 503];
   if (route.url.includes(':')) statuses.push(404, 414);
   if (write || schema.body) statuses.push(413, 415);
   if (write || schema.body || schema.querystring || schema.params) statuses.push(422);
@@ -95,6 +96,14 @@ function withResponseHeaders(document: Record<string, unknown>): Record<string, 
   for (const [path, operations] of Object.entries(paths)) {
     for (const operation of Object.values(operations)) {
       const api = API_PATH.test(path);
+      // A list's filter object travels in brackets (filter[status]=on, filter[tags][]=a): deepObject.
+      for (const parameter of (operation as { parameters?: Array<Record<string, unknown>> }).parameters ??
+        []) {
+        if (parameter.in === 'query' && parameter.name === 'filter') {
+          parameter.style = 'deepObject';
+          parameter.explode = true;
+        }
+      }
       for (const [status, response] of Object.entries(operation.responses ?? {}) as Array<
         [string, Record<string, unknown>]
       >) {
@@ -116,7 +125,13 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
   app.addSchema(ErrorBody);
   for (const schema of statusErrorSchemas()) app.addSchema(schema);
   app.addHook('onRoute', (route: RouteOptions) => {
-    if (!API_PATH.test(route.url) || route.schema?.hide) return;
+    if (route.schema?.hide) return;
+    // Any request can have too large a head: the public pages declare 431 too.
+    if (!API_PATH.test(route.url)) {
+      const response = (route.schema?.response ?? undefined) as Record<string, unknown> | undefined;
+      if (response) response[431] ??= { ...statusErrorRef(431), description: ERROR_STATUSES[431] };
+      return;
+    }
     route.schema ??= {};
     const schema = route.schema;
     schema.response ??= {};
@@ -173,9 +188,10 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
           'Team-ID': {
             type: 'integer',
             minimum: 1,
+            maximum: MAX_ID,
             description:
-              'Team to act in: the id of one of your teams, a positive integer (at most 9223372036854775807; 400 ' +
-              'otherwise, 403 if you are not a member). Absent or empty: your default team, the first you joined.',
+              `Team to act in: the id of one of your teams, a positive integer up to ${MAX_ID} (other values: 400 ` +
+              'or 403; 403 if you are not a member). Absent or empty: your default team, the first you joined.',
           },
         },
       };

@@ -1,6 +1,6 @@
 // The schedule object of flows and sender profiles on the wire (checks JSON Schema cannot state live in
 // src/lib/schedule.ts: call assertValidSchedule after validation).
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { TimeZone } from './schemas.js';
 
 export const TimeBlockSchema = Type.Object(
@@ -48,3 +48,12 @@ export const ScheduleSchema = Type.Object(
     ],
   },
 );
+
+/**
+ * The schedule a request sends: use_lead_timezone may be left out. The validator fills in its default
+ * (false), so handlers still see the whole schedule (hence the static type).
+ */
+export const ScheduleInput = Type.Unsafe<Static<typeof ScheduleSchema>>({
+  ...ScheduleSchema,
+  required: ['timezone', 'timeblocks'],
+});

@@ -118,8 +118,10 @@ const pageFields = (sort: SortSpec) => ({
 });
 
 const filterDescription = (fields: string[]) =>
-  `Filter object (spec 2.1). Keys: ${fields.join(', ')}. GET form: filter[field]=v, filter[field][]=a, ` +
-  'filter[field][>=]=v; a JSON string is accepted too, and a flat ?field=v filters like filter[field]=v.';
+  `Filter object (spec 2.1). Keys: ${fields.join(', ')}. Each key takes a value, a list (any of), null or ` +
+  '"is_null" / "is_not_null", or operators {"=", "!=", "<", "<=", ">", ">=", "from", "to"} (AND). GET form ' +
+  '(deepObject): filter[field]=v, filter[field][]=a&filter[field][]=b, filter[field][>=]=v; a JSON string ' +
+  '(filter={"field":"v"}) is accepted too, and a flat ?field=v filters like filter[field]=v.';
 
 /** Query string of a GET list: paging, sorting and the filter in bracket form. */
 export const ListQuery = (sort: SortSpec, filterFields: string[] = [], extra: Record<string, TSchema> = {}) =>
@@ -171,6 +173,18 @@ export function withExample<T extends TSchema>(schema: T, example: Static<T>): T
 
 export const NoContent = Type.Null({ description: 'No content' });
 
+/**
+ * An answer of a public page that is not JSON: an HTML page (`text/html`) or an image (`image/gif`), so
+ * the document states the media type a browser or mail client gets.
+ */
+export const PageAnswer = (description: string, media: 'text/html' | 'image/gif' = 'text/html') =>
+  Type.Unsafe<string | Buffer>({
+    description,
+    content: {
+      [media]: { schema: { type: 'string', ...(media === 'text/html' ? {} : { format: 'binary' }) } },
+    },
+  });
+
 /** Selection keys every "which records" object understands besides the resource's filter keys. */
 const SELECTION_KEYS = ['ids', 'all', 'excludeIds', 'exclude_ids'];
 
@@ -181,10 +195,12 @@ const SELECTION_KEYS = ['ids', 'all', 'excludeIds', 'exclude_ids'];
  * never acts on the whole team by accident. `extraKeys` are further selection keys that narrow on their
  * own (contacts: `leadFilter`).
  */
-export function Selection(what: string, filterKeys: readonly string[], extraKeys: string[] = []) {
-  const uuids = (description: string) =>
-    Type.Optional(Nullable(Type.Array(Uuid(), { maxItems: 100_000, description })));
-  const narrowing = [
+/**
+ * The alternatives of a selection object that says which records: ids, all: true, one of `extraKeys`,
+ * or a key that is none of the selection keys (a filter key).
+ */
+export function narrowingAlternatives(extraKeys: string[] = []) {
+  return [
     { required: ['ids'], properties: { ids: { type: 'array', description: 'ids given' } } },
     { required: ['all'], properties: { all: { const: true, description: 'all: true' } } },
     ...extraKeys.map((key) => ({
@@ -193,6 +209,12 @@ export function Selection(what: string, filterKeys: readonly string[], extraKeys
     })),
     { not: { propertyNames: { enum: [...SELECTION_KEYS, ...extraKeys] } } },
   ];
+}
+
+export function Selection(what: string, filterKeys: readonly string[], extraKeys: string[] = []) {
+  const uuids = (description: string) =>
+    Type.Optional(Nullable(Type.Array(Uuid(), { maxItems: 100_000, description })));
+  const narrowing = narrowingAlternatives(extraKeys);
   return Type.Unsafe<Record<string, unknown>>({
     ...Type.Object(
       {
@@ -266,6 +288,19 @@ export function atLeastOne(
     anyOf: alternatives.map((keys) => given(keys, counts)),
     'x-message': `needs ${message ?? `at least one of ${list}`}`,
   };
+}
+
+/**
+ * Options of an object that needs at least one of `keys` present, whatever its value (null counts, as
+ * in services that check `=== undefined`): `Type.Object(properties, { ...anyPresent(['name', 'color']) })`.
+ */
+export function anyPresent(
+  keys: string[],
+  message = `needs at least one of ${keys.join(', ')}`,
+  /** The field the error is reported under (default the first key). */
+  field = keys[0] as string,
+) {
+  return { anyOf: keys.map((key) => ({ required: [key] })), 'x-message': message, 'x-fields': [field] };
 }
 
 /** Options of an object whose fields `a` and `b` are given together or not at all. */

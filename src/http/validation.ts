@@ -67,6 +67,10 @@ const FORMAT_NAMES: Record<string, string> = {
   ipv6: 'an IPv6 address',
   'time-zone': 'an IANA time zone such as Europe/Berlin',
   website: 'a domain or website URL such as acme.com',
+  'linkedin-profile':
+    'a LinkedIn profile URL (https://www.linkedin.com/in/<nickname>), a public nickname or an ACoA… profile id',
+  'linkedin-company':
+    'a LinkedIn company page URL (https://www.linkedin.com/company/<slug>), a page slug or a numeric company id',
 };
 
 const TYPE_NAMES: Record<string, string> = {
@@ -346,7 +350,10 @@ export function validationFailure(errors: ErrorObject[], part: string | undefine
   const partName = PART_NAMES[part ?? 'body'] ?? 'body';
   for (const { error, message: summary, field: tagField } of explain(errors)) {
     const field = tagField ?? fieldPath(error);
-    const message = summary ? `${field || partName} ${summary}.` : describe(error, field || partName);
+    // A summary that starts with a colon reads as "field: ..." ("leads.1: a contact needs ...").
+    const message = summary
+      ? `${field || partName}${summary.startsWith(':') ? '' : ' '}${summary}.`
+      : describe(error, field || partName);
     const key = field || partName;
     const messages = data[key] ?? [];
     if (!messages.includes(message)) messages.push(message);

@@ -114,7 +114,7 @@ describe('Team-ID header', () => {
     const header = operation.parameters.find(
       (p: { in: string; name: string }) => p.in === 'header' && p.name === 'Team-ID',
     );
-    expect(header.schema).toMatchObject({ type: 'integer', minimum: 1 });
+    expect(header.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 9007199254740991 });
     expect(header.schema.description ?? header.description).toContain('Absent or empty: your default team');
   });
 

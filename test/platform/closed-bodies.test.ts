@@ -85,8 +85,9 @@ async function fillPath(path: string, user: TestUser): Promise<string> {
 
 function documentedProperties(schema: JsonSchema | undefined): string[] {
   if (!schema) return [];
-  const branches = (schema.anyOf ?? schema.oneOf ?? [schema]) as JsonSchema[];
-  return branches.flatMap((branch) => Object.keys((branch.properties as object) ?? {}));
+  // An object's own properties, and those of its alternatives (a union, or "at least one of" rules).
+  const branches = [schema, ...((schema.anyOf ?? schema.oneOf ?? []) as JsonSchema[])];
+  return [...new Set(branches.flatMap((branch) => Object.keys((branch.properties as object) ?? {})))];
 }
 
 function multipart(fields: Record<string, string>) {

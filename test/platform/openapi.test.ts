@@ -52,7 +52,7 @@ describe('OpenAPI document', () => {
       .flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
     expect(operations.length).toBeGreaterThan(5);
     for (const { path, method, op } of operations) {
-      for (const status of ['400', '401', '403', '429', '500']) {
+      for (const status of ['400', '401', '403', '429', '431', '500']) {
         expect(op.responses, `${method} ${path}`).toHaveProperty(status);
       }
       for (const response of Object.values(op.responses) as Array<{ headers?: object }>) {
@@ -88,6 +88,7 @@ describe('OpenAPI document', () => {
       '401',
       '403',
       '429',
+      '431',
       '500',
       '503',
     ]);
@@ -103,6 +104,7 @@ describe('OpenAPI document', () => {
       '415',
       '422',
       '429',
+      '431',
       '500',
       '503',
     ]);

@@ -197,5 +197,31 @@ describe.skipIf(webTestsUnavailable)(
       await expect.poll(() => table.getByRole('row').count()).toBe(4);
       expect(await table.getByRole('cell', { name: 'Edsger Dijkstra', exact: true }).count()).toBe(0);
     });
+
+    it('moves contacts between stages on the pipeline board, by drag and by menu', async () => {
+      await page.getByRole('link', { name: 'Pipeline' }).click();
+      const column = (name: string) => page.getByRole('region', { name: new RegExp(`^${name} \\(`) });
+      await column('New').getByRole('link', { name: 'Alan Turing' }).waitFor();
+      await expectAccessible(page, 'pipeline board');
+      await column('New')
+        .getByRole('listitem')
+        .filter({ hasText: 'Alan Turing' })
+        .dragTo(column('Replied').getByRole('list'));
+      await column('Replied').getByRole('link', { name: 'Alan Turing' }).waitFor();
+      await page.getByRole('button', { name: 'Move Grace Hopper' }).click();
+      await page.getByRole('menuitem', { name: 'Engaging' }).click();
+      await column('Engaging').getByRole('link', { name: 'Grace Hopper' }).waitFor();
+      const stageOf = async (first: string) => {
+        const row = await web.ctx.db
+          .selectFrom('leads')
+          .innerJoin('pipeline_stages', 'pipeline_stages.uuid', 'leads.pipeline_stage_uuid')
+          .select('pipeline_stages.name')
+          .where('leads.team_id', '=', web.owner.teamId)
+          .where('leads.first_name', '=', first)
+          .executeTakeFirstOrThrow();
+        return row.name;
+      };
+      expect([await stageOf('Alan'), await stageOf('Grace')]).toEqual(['Replied', 'Engaging']);
+    });
   },
 );

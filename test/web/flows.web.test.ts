@@ -3,6 +3,9 @@
 // axe on the list and the builder.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAutomationEngine } from '../../src/deps.js';
+import { systemClock } from '../../src/lib/clock.js';
+import { createLogger } from '../../src/lib/logger.js';
 import { makeContacts, makeSandboxSeat, makeSender } from '../automation-factories.js';
 import { expectAccessible, startWebHarness, type WebHarness, webTestsUnavailable } from './web-harness.js';
 
@@ -128,6 +131,23 @@ describe.skipIf(webTestsUnavailable)('web application: flows and the builder', {
     await page.getByRole('option', { name: /Sandy/ }).click();
     await page.keyboard.press('Escape');
 
+    // The template editor completes variables and renders the text for a contact of the flow.
+    await page.getByRole('button', { name: 'Step 5: LinkedIn message', exact: true }).click();
+    const step = page.getByRole('region', { name: 'Step 5: LinkedIn message' });
+    const text = step.getByRole('textbox', { name: 'Text' });
+    await text.click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' {{fir');
+    await page
+      .getByRole('option', { name: /first_name/ })
+      .first()
+      .click();
+    await page.keyboard.type('}} {{nope}}');
+    await step.getByText(/Not a variable: nope/).waitFor();
+    await step.getByText(/For Robin/).waitFor();
+    await expectAccessible(page, 'template editor');
+    for (let i = 0; i < 9; i += 1) await page.keyboard.press('Backspace');
+
     // The unsaved draft is what the preview runs.
     await page.getByRole('button', { name: 'What will happen' }).click();
     const drawer = page.getByRole('dialog', { name: 'What will happen' });
@@ -166,5 +186,18 @@ describe.skipIf(webTestsUnavailable)('web application: flows and the builder', {
       });
       expect(res.statusCode, res.body).toBeLessThan(300);
     }
+
+    // The engine takes them (planned on the schedule); the funnel on the graph fills as it does.
+    await page.getByRole('button', { name: 'Statistics' }).click();
+    const engine = createAutomationEngine(
+      { db: web.ctx.db, config: web.ctx.config, clock: systemClock },
+      createLogger('silent'),
+    );
+    for (let i = 0; i < 3; i += 1) await engine.tick();
+    await page
+      .getByText(/^6 (done|done · 6 waiting)|^0 done · 6 waiting/)
+      .first()
+      .waitFor({ timeout: 15_000 });
+    await expectAccessible(page, 'builder with statistics');
   });
 });

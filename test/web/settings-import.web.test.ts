@@ -77,6 +77,8 @@ describe.skipIf(webTestsUnavailable)(
       expect(key).toMatch(/^lf_/);
       await expectAccessible(page, 'API key shown once');
       await page.getByRole('button', { name: 'Done' }).click();
+      // axe reads colours mid-animation: wait until the dialog has gone.
+      await page.getByRole('dialog', { name: 'Your new API key' }).waitFor({ state: 'hidden' });
       await page.getByRole('cell', { name: 'Browser test', exact: true }).waitFor();
       expect(await page.content()).not.toContain(key);
       const res = await fetch(`${web.origin}/id/api/users/current`, {
@@ -96,6 +98,8 @@ describe.skipIf(webTestsUnavailable)(
       const secret = page.getByRole('dialog', { name: 'Signing secret' }).getByLabel('Signing secret');
       expect((await secret.textContent())?.trim()).toMatch(/^whsec_/);
       await page.getByRole('button', { name: 'Done' }).click();
+      // axe reads colours mid-animation: wait until the dialog has gone.
+      await page.getByRole('dialog', { name: 'Signing secret' }).waitFor({ state: 'hidden' });
       await expectAccessible(page, 'webhooks');
       // An export of a contact raises contact_exported, which the webhook delivers.
       const lists = await web.ctx.request(web.owner, { method: 'GET', url: '/leads/api/lists' });
@@ -132,6 +136,8 @@ describe.skipIf(webTestsUnavailable)(
         )?.trim() ?? '';
       expect(link).toContain('/invite#token=');
       await page.getByRole('button', { name: 'Done' }).click();
+      // axe reads colours mid-animation: wait until the dialog has gone.
+      await page.getByRole('dialog', { name: 'Invite link' }).waitFor({ state: 'hidden' });
       await page.getByRole('table', { name: 'Pending invites' }).getByText('new.rep@example.test').waitFor();
       await expectAccessible(page, 'members');
       await page.getByRole('link', { name: 'Team' }).click();

@@ -15,6 +15,8 @@ import { AppLayout } from './layout/AppLayout';
 import { recordRoutes } from './pages/contacts/routes';
 import { flowRoutes } from './pages/flows/routes';
 import { inboxRoutes } from './pages/inbox/routes';
+import { pipelineRoutes } from './pages/pipeline/routes';
+import { senderRoutes } from './pages/senders/routes';
 import { taskRoutes } from './pages/tasks/routes';
 import { sessionQuery } from './session';
 
@@ -111,10 +113,16 @@ const routeTree = rootRoute.addChildren([
       settingsPage('/members', () => import('./pages/settings/MembersPage'), 'MembersPage'),
       settingsPage('/api-keys', () => import('./pages/settings/ApiKeysPage'), 'ApiKeysPage'),
       settingsPage('/webhooks', () => import('./pages/settings/WebhooksPage'), 'WebhooksPage'),
+      settingsPage('/lists', () => import('./pages/settings/CatalogPage'), 'ListsPage'),
+      settingsPage('/tags', () => import('./pages/settings/CatalogPage'), 'TagsPage'),
+      settingsPage('/stages', () => import('./pages/settings/CatalogPage'), 'StagesPage'),
+      settingsPage('/custom-fields', () => import('./pages/settings/CatalogPage'), 'CustomFieldsPage'),
     ]),
     ...flowRoutes(appRoute),
     taskRoutes(appRoute),
     inboxRoutes(appRoute),
+    senderRoutes(appRoute),
+    pipelineRoutes(appRoute),
     ...recordRoutes(appRoute),
   ]),
 ]);

@@ -35,6 +35,7 @@ import * as activities from './1100_activities.js';
 import * as readState from './1110_read_state.js';
 import * as activityCountsOnShards from './1120_activity_counts_on_shards.js';
 import * as inboxHealth from './1150_inbox_health.js';
+import * as customTrackingDomains from './1160_custom_tracking_domains.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_identity': identity,
@@ -71,4 +72,5 @@ export const migrations: Record<string, Migration> = {
   '1110_read_state': readState,
   '1120_activity_counts_on_shards': activityCountsOnShards,
   '1150_inbox_health': inboxHealth,
+  '1160_custom_tracking_domains': customTrackingDomains,
 };

@@ -10,6 +10,7 @@ import {
   CreateAiTemplateBody,
   RenderAiTemplateBody,
   RenderAnswer,
+  TemplateVariableList,
   UpdateAiTemplateBody,
 } from './ai-templates.schemas.js';
 import type { AiTemplatesService } from './ai-templates.service.js';
@@ -72,6 +73,22 @@ export const aiTemplatesRoutes: FastifyPluginAsyncTypebox<{ aiTemplates: AiTempl
       },
     },
     async (request) => aiTemplates.renderAiTemplate(authOf(request), request.body),
+  );
+
+  app.get(
+    '/flows/api/ai-templates/variables',
+    {
+      schema: {
+        tags,
+        operationId: 'listTemplateVariables',
+        summary: 'The variables a message template can use',
+        description:
+          "Contact, company, sender and the team's custom-field variables (the names POST /flows/api/ai-templates/render " +
+          'and the automations fill), for editors that complete them.',
+        response: { 200: TemplateVariableList },
+      },
+    },
+    async (request) => aiTemplates.templateVariables(authOf(request)),
   );
 
   app.get(

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, Envelope, ListQuery, Nullable, Uuid } from '../../http/schemas.js';
+import { atLeastOne, DateTime, Envelope, ListQuery, Nullable, Uuid } from '../../http/schemas.js';
 import { RENDER_LIMITS } from '../templates/render/render.js';
 import { aiTemplateFilterFields, aiTemplateSort } from './ai-templates.repository.js';
 
@@ -183,6 +183,9 @@ export const RenderAiTemplateBody = Type.Object(
   },
   {
     additionalProperties: false,
+    ...atLeastOne([['uuid'], ['body'], ['prompt']]),
+    'x-message': 'is required when neither body nor prompt is given (a saved template, or an inline one)',
+    'x-fields': ['uuid'],
     description:
       'A saved template (uuid) or an inline one (body and/or prompt; type defaults to message). Inline ' +
       'fields sent with a uuid override the saved ones, to preview an edit.',
@@ -229,3 +232,15 @@ export const RenderAnswer = Type.Object({
   }),
   unknown_variables: Type.Array(Type.String(), { description: 'Names that are not variables (typos?)' }),
 });
+
+export const TemplateVariableList = Type.Array(
+  Type.Object({
+    name: Type.String({
+      description: 'How a template names it: first_name, company.domain, custom_fields.Industry',
+    }),
+    group: Type.Enum(['contact', 'company', 'custom_field', 'sender'], { description: 'Whose value it is' }),
+    description: Type.String({ description: 'What it holds' }),
+    example: Type.String({ description: 'An example value' }),
+  }),
+  { description: "Every variable a message template can use, the team's custom fields by name included" },
+);

@@ -9,6 +9,7 @@ import type { LlmClient } from '../llm/llm-client.js';
 import { checkTemplate } from '../templates/render/render.js';
 import { buildScope } from '../templates/render/scope.js';
 import { loadContactTemplateData, loadSenderTemplateData } from '../templates/template-data.repository.js';
+import { TEMPLATE_VARIABLES } from '../templates/template-variables.js';
 import { type AiTemplateFields, composeMessage } from './ai-message.js';
 import * as repo from './ai-templates.repository.js';
 import type {
@@ -114,6 +115,26 @@ export function createAiTemplatesService(deps: { db: Database; llm: LlmClient })
   }
 
   return {
+    /** The variables a template can use: the fixed list and the team's custom fields by name. */
+    async templateVariables(reader: repo.Reader) {
+      const fields = await db
+        .selectFrom('custom_fields')
+        .select(['name', 'object'])
+        .where('team_id', '=', reader.teamId)
+        .orderBy('order')
+        .orderBy('name')
+        .execute();
+      return [
+        ...TEMPLATE_VARIABLES.filter((v) => !v.name.includes('<')),
+        ...fields.map((f) => ({
+          name: f.object === 'company' ? `company.custom_fields.${f.name}` : `custom_fields.${f.name}`,
+          group: 'custom_field' as const,
+          description: `${f.object === 'company' ? 'Company' : 'Contact'} custom field ${f.name}`,
+          example: '',
+        })),
+      ];
+    },
+
     async listAiTemplates(reader: repo.Reader, params: PageParams & { filter?: unknown }) {
       const page = resolvePage(params, repo.aiTemplateSort);
       const { rows, total } = await repo.selectAiTemplates(db, reader, params.filter, page);

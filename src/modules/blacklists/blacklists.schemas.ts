@@ -75,6 +75,7 @@ export const CreateLeadsBlacklistBody = Type.Object(
         Type.String({
           minLength: 2,
           maxLength: 500,
+          format: 'linkedin-profile',
           description: 'Profile URL, public nickname or ACoA… profile id',
         }),
       ),
@@ -109,7 +110,15 @@ export const CreateLeadsBlacklistBody = Type.Object(
 
 export const CreateCompaniesBlacklistBody = Type.Object(
   {
-    linkedin: text('Company page URL, page slug or numeric company id'),
+    linkedin: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 500,
+          format: 'linkedin-company',
+          description: 'Company page URL, page slug or numeric company id',
+        }),
+      ),
+    ),
     ln_id: Type.Optional(
       Nullable(
         Type.Union(

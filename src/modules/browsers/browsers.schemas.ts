@@ -1,6 +1,15 @@
 import { Type } from 'typebox';
 import { ScheduleSchema } from '../../http/schedule.schemas.js';
-import { DateTime, Envelope, Id, Nullable, SearchBody, Uuid, withExample } from '../../http/schemas.js';
+import {
+  anyPresent,
+  DateTime,
+  Envelope,
+  Id,
+  Nullable,
+  SearchBody,
+  Uuid,
+  withExample,
+} from '../../http/schemas.js';
 import { SEAT_SORT } from './browsers.sort.js';
 
 export const SEAT_DRIVERS = ['chromium', 'sandbox'] as const;
@@ -170,10 +179,20 @@ export const UpdateSeatBody = withExample(
   { name: 'Anna - sales EU' },
 );
 
-export const SetProxyBody = withExample(Type.Object(proxyFields, { additionalProperties: false }), {
-  proxy_country_code: 'US',
-  custom_proxy_config: [{ type: 'socks5', host: '203.0.113.7', port: 1080 }],
-});
+export const SetProxyBody = withExample(
+  Type.Object(proxyFields, {
+    additionalProperties: false,
+    ...anyPresent(
+      ['proxy_country_code', 'custom_proxy_config'],
+      'is required unless proxy_country_code is given: send proxy_country_code and/or custom_proxy_config',
+      'custom_proxy_config',
+    ),
+  }),
+  {
+    proxy_country_code: 'US',
+    custom_proxy_config: [{ type: 'socks5', host: '203.0.113.7', port: 1080 }],
+  },
+);
 
 export const ShareSeatBody = withExample(
   Type.Object(

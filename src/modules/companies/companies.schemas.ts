@@ -1,5 +1,6 @@
 import { type TSchema, Type } from 'typebox';
 import {
+  anyPresent,
   atLeastOne,
   DateTime,
   Envelope,
@@ -79,7 +80,7 @@ export const CompaniesQuery = ListQuery(companySort, COMPANY_FILTER_KEYS);
 export const CompaniesSearchBody = SearchBody(companySort, COMPANY_FILTER_KEYS);
 
 const linkedinInput = Nullable(
-  Type.Union([Type.String(), Type.Integer({ minimum: 1, maximum: MAX_ID })], {
+  Type.Union([Type.String({ format: 'linkedin-company' }), Type.Integer({ minimum: 1, maximum: MAX_ID })], {
     description: 'LinkedIn company page URL, Sales Navigator company URL, page slug or numeric id',
   }),
 );
@@ -216,7 +217,13 @@ export const LookupBody = Type.Object(
       Type.Boolean({ description: 'Accepted for compatibility; no effect' }),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    ...anyPresent(
+      ['lookups', 'companies'],
+      'is required: an array of {ln_id, linkedin, website, domain, name} (or its alias companies)',
+    ),
+  },
 );
 
 export const LookupResponse = Type.Array(Nullable(Company), {

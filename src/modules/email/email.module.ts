@@ -13,6 +13,8 @@ import { mailboxesRoutes } from './mailboxes/mailboxes.routes.js';
 import { createMailboxesService } from './mailboxes/mailboxes.service.js';
 import { trackingRoutes } from './tracking/tracking.routes.js';
 import { createTrackingService } from './tracking/tracking.service.js';
+import { trackingDomainsRoutes } from './tracking-domains/tracking-domains.routes.js';
+import { createTrackingDomainsService } from './tracking-domains/tracking-domains.service.js';
 import { createMailAccess } from './transport/mail-access.js';
 
 export type EmailModuleDeps = { db: Database; config: Config; clock: Clock; box: SecretBox };
@@ -32,6 +34,7 @@ export function createEmailModule(deps: EmailModuleDeps) {
       clock: deps.clock,
     }),
     tracking: createTrackingService({ db: deps.db, box: deps.box, clock: deps.clock }),
+    trackingDomains: createTrackingDomainsService({ db: deps.db, config: deps.config, clock: deps.clock }),
   };
 }
 
@@ -44,5 +47,6 @@ export const emailModuleRoutes: FastifyPluginAsyncTypebox<{ email: EmailModule }
   await app.register(mailboxesRoutes, { mailboxes: email.mailboxes });
   await app.register(emailsRoutes, { emails: email.emails });
   await app.register(trackingRoutes, { tracking: email.tracking });
+  await app.register(trackingDomainsRoutes, { trackingDomains: email.trackingDomains });
   app.addHook('onClose', async () => email.mail.close());
 };

@@ -1,5 +1,13 @@
 import { Type } from 'typebox';
-import { DateTime, Envelope, ListQuery, Nullable, Uuid, withExample } from '../../http/schemas.js';
+import {
+  DateTime,
+  Envelope,
+  ListQuery,
+  Nullable,
+  narrowingAlternatives,
+  Uuid,
+  withExample,
+} from '../../http/schemas.js';
 import { queueSort } from './enrichment.repository.js';
 
 const selectionFields = (what: string, filterDescription: string) => ({
@@ -21,13 +29,27 @@ const selectionFields = (what: string, filterDescription: string) => ({
   ),
 });
 
+/** uuids, or a filter that says which records (the selection's own rule). */
+const whichRecords = (extraKeys: string[]) => ({
+  anyOf: [
+    { required: ['uuids'] },
+    {
+      required: ['filter'],
+      properties: { filter: { not: { type: 'null' }, anyOf: narrowingAlternatives(extraKeys) } },
+    },
+  ],
+  'x-message':
+    'or filter is required: say what to enrich (uuids, or a filter with ids, all: true or filter keys)',
+  'x-fields': ['uuids'],
+});
+
 export const EnrichLeadsBody = Type.Object(
   selectionFields(
     'Contacts',
     'Which contacts: the contact mass-action selection ({"ids": [...]}, {"all": true}, filter keys such ' +
       'as list_uuid or tags). Blacklisted contacts are skipped',
   ),
-  { additionalProperties: false },
+  { additionalProperties: false, ...whichRecords(['leadFilter']) },
 );
 
 export const EnrichCompaniesBody = Type.Object(
@@ -35,7 +57,7 @@ export const EnrichCompaniesBody = Type.Object(
     'Companies',
     'Which companies: {"ids": [...]}, {"all": true} or company filter keys. Blacklisted companies are skipped',
   ),
-  { additionalProperties: false },
+  { additionalProperties: false, ...whichRecords([]) },
 );
 
 export const EnrichmentQueued = Type.Object({

@@ -1,5 +1,14 @@
 import { type TSchema, Type } from 'typebox';
-import { DateTime, Envelope, ListQuery, Nullable, Selection, Uuid, withExample } from '../../http/schemas.js';
+import {
+  anyPresent,
+  DateTime,
+  Envelope,
+  ListQuery,
+  Nullable,
+  Selection,
+  Uuid,
+  withExample,
+} from '../../http/schemas.js';
 import { COMPANY_FILTER_KEYS } from '../companies/companies.filter.js';
 import { LEAD_FILTER_KEYS } from '../leads/leads.filter.js';
 import { standardColumns } from './export-columns.js';
@@ -79,7 +88,13 @@ export const DownloadBody = Type.Object(
     ),
     uuid: Type.Optional(Uuid('Or the export\u2019s uuid')),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    ...anyPresent(
+      ['file_name', 'uuid'],
+      'is required (the file_name of a finished export); or give its uuid',
+    ),
+  },
 );
 
 withExample(CreateLeadsExportBody, { filter: { all: true }, fields: ['name', 'work_email', 'company_name'] });

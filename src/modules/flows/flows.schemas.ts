@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { ScheduleSchema } from '../../http/schedule.schemas.js';
+import { ScheduleInput, ScheduleSchema } from '../../http/schedule.schemas.js';
 import { DateTime, Envelope, ListQuery, Nullable, SearchBody, Uuid } from '../../http/schemas.js';
 import { flowFilterFields, flowSort } from './flows.repository.js';
 import { TreeFields } from './versions/versions.schemas.js';
@@ -104,7 +104,7 @@ export const CreateFlowBody = Type.Object(
   {
     name,
     // Required unless use_sender_schedule is true (the anyOf below).
-    schedule: Type.Optional(ScheduleSchema),
+    schedule: Type.Optional(ScheduleInput),
     use_sender_schedule: Type.Optional(
       Type.Boolean({ default: false, description: "Run steps in each sender's schedule" }),
     ),
@@ -136,7 +136,7 @@ export const UpdateFlowBody = Type.Object(
   {
     name: Type.Optional(name),
     description: Type.Optional(description),
-    schedule: Type.Optional(ScheduleSchema),
+    schedule: Type.Optional(ScheduleInput),
     use_sender_schedule: Type.Optional(Type.Boolean({ description: "Run steps in each sender's schedule" })),
     priority: Type.Optional(priority),
     is_public: Type.Optional(Type.Boolean({ description: 'Visible to the whole team' })),

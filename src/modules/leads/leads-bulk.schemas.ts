@@ -17,10 +17,22 @@ export const CountLeadsBody = Type.Object(
     ),
     ids: Type.Optional(Type.Array(Uuid(), { maxItems: 100_000, description: 'Count these contacts' })),
     filter: Type.Optional(
-      Nullable(Type.Record(Type.String(), Type.Unknown(), { description: selectionDescription })),
+      Type.Union([Selection('contacts', LEAD_FILTER_KEYS, ['leadFilter']), Type.Null()], {
+        description: selectionDescription,
+      }),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    anyOf: [
+      { required: ['all'], properties: { all: { const: true } } },
+      { required: ['ids'] },
+      { required: ['filter'], properties: { filter: { not: { type: 'null' } } } },
+    ],
+    'x-message':
+      'is required (ids, all: true or contact filter keys such as list_uuid or tags), unless all: true or ids is given',
+    'x-fields': ['filter'],
+  },
 );
 
 export const LeadCount = Type.Object({

@@ -19,6 +19,7 @@ import {
 import { LeadMarkers } from '../activities/markers.schemas.js';
 import { EMAIL_STATUSES, LEAD_STATUSES, LINKEDIN_STATUSES } from './lead-fields.js';
 import { LEAD_FILTER_KEYS } from './leads.filter.js';
+import { CONTACT_NEEDS } from './leads.input.js';
 import { leadSort } from './leads.query.js';
 
 // Nullable values are written as JSON type lists rather than anyOf unions: the serializer then
@@ -254,10 +255,26 @@ const customFieldsInput = Type.Record(Type.String(), Type.Unknown(), {
   description: 'Custom field values keyed by custom field name or UUID; null clears a value',
 });
 
+/** What names or identifies a contact (leads.input.ts requireIdentifiable; aliases included). */
+const NAME_KEYS = ['name', 'first_name', 'last_name'];
+const IDENTIFIER_KEYS = [
+  'linkedin_id',
+  'linkedin',
+  'ln_member_id',
+  'ln_id',
+  'sn_id',
+  'email',
+  'work_email',
+  'personal_email',
+];
+
 export const LeadInput = Type.Object(
   { ...standardFields, custom_fields: Type.Optional(customFieldsInput) },
   {
     additionalProperties: false,
+    ...atLeastOne([...NAME_KEYS, ...IDENTIFIER_KEYS].map((key) => [key])),
+    // The service's own words (leads.input.ts), reported as "leads.1: a contact needs ...".
+    'x-message': `: ${CONTACT_NEEDS}`,
     title: 'Create-lead fields',
     description:
       'A contact needs a name (first_name, last_name or name) or an identifier (a LinkedIn reference or an ' +

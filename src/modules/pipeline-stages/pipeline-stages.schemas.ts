@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, Envelope, ListQuery, Uuid, withExample } from '../../http/schemas.js';
+import { anyPresent, DateTime, Envelope, ListQuery, Uuid, withExample } from '../../http/schemas.js';
 import {
   PIPELINE_CATEGORIES,
   PIPELINE_OBJECTS,
@@ -58,6 +58,10 @@ export const UpdateStageBody = Type.Object(
   {
     additionalProperties: false,
     description: 'Fields to change; give at least one. The object of a stage cannot change.',
+    ...anyPresent(
+      ['name', 'category', 'order'],
+      'is required unless category or order is given: give at least one to change',
+    ),
   },
 );
 

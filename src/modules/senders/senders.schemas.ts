@@ -1,5 +1,5 @@
 import { type TSchema, Type } from 'typebox';
-import { ScheduleSchema } from '../../http/schedule.schemas.js';
+import { ScheduleInput, ScheduleSchema } from '../../http/schedule.schemas.js';
 import { DateTime, Envelope, Id, ListQuery, Nullable, Uuid } from '../../http/schemas.js';
 import {
   DEFAULT_DAILY_LIMITS,
@@ -154,7 +154,7 @@ const writableFields = {
     Nullable(Type.String({ maxLength: 2048, format: 'uri', description: 'Picture URL (http or https)' })),
   ),
   assignee_user_id: Type.Optional(Id({ description: 'A member of your team; defaults to you on create' })),
-  schedule: Type.Optional(ScheduleSchema),
+  schedule: Type.Optional(ScheduleInput),
   limits: Type.Optional(LimitsInput),
   weekly_limits: Type.Optional(WeeklyLimitsInput),
   smart_limits_enabled: Type.Optional(

@@ -1,5 +1,13 @@
 import { Type } from 'typebox';
-import { DateTime, Envelope, ListQuery, Nullable, Uuid, withExample } from '../../http/schemas.js';
+import {
+  anyPresent,
+  DateTime,
+  Envelope,
+  ListQuery,
+  Nullable,
+  Uuid,
+  withExample,
+} from '../../http/schemas.js';
 import { tagFilterFields, tagSort } from './tags.repository.js';
 
 const HEX_COLOR = '^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$';
@@ -30,7 +38,11 @@ export const CreateTagBody = Type.Object(
 );
 export const UpdateTagBody = Type.Object(
   { name: Type.Optional(name), color: Type.Optional(color) },
-  { additionalProperties: false, description: 'Fields to change; give at least one' },
+  {
+    additionalProperties: false,
+    description: 'Fields to change; give at least one',
+    ...anyPresent(['name', 'color'], 'or color is required: give name and/or color to change'),
+  },
 );
 
 export const TagMetricName = Type.Union([Type.Literal('leads_count'), Type.Literal('companies_count')]);

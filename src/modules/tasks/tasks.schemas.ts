@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
+import { FilterObject } from '../../http/filter-schema.js';
 import {
-  atLeastOne,
   DateTime,
   Envelope,
   Id,
@@ -15,7 +15,8 @@ import { BulkOperation } from '../bulk-operations/bulk-operations.schemas.js';
 import { ContactSelection } from '../leads/leads-bulk.schemas.js';
 import { SENDER_ACTION_TYPES } from '../senders/sender-limits.js';
 import { GROUP_FIELDS } from './tasks.counts.js';
-import { MANUAL_TASK_TYPES, TASK_STATUSES, taskFilterFields, taskSort } from './tasks.filter.js';
+import { MANUAL_TASK_TYPES, TASK_STATUSES, taskFilter, taskFilterFields, taskSort } from './tasks.filter.js';
+import { NEEDS_TEXT, TEXT_RULE, WHICH_TASKS } from './tasks.rules.js';
 
 const filterKeys = Object.keys(taskFilterFields);
 
@@ -121,8 +122,21 @@ export const CreateTaskBody = Type.Object(
   },
   {
     additionalProperties: false,
-    ...atLeastOne([['lead_uuid'], ['filter']], 'lead_uuid (or a filter selecting contacts)'),
-    'x-fields': ['lead_uuid'],
+    // Two rules at once, as one anyOf of every pair (a form request samplers and clients read): which
+    // contacts (lead_uuid or filter), and the text of messages and InMails (the default type is a message).
+    anyOf: [
+      { required: ['lead_uuid'], properties: {} },
+      { required: ['filter'], properties: { filter: { not: { type: 'null' } } } },
+    ].flatMap((who) =>
+      TEXT_RULE.map((text) => ({
+        required: [...who.required, ...text.required],
+        properties: { ...who.properties, ...text.properties },
+      })),
+    ),
+    'x-message':
+      `needs lead_uuid (or a filter selecting contacts), and for ${NEEDS_TEXT.join(' and ')} tasks the ` +
+      'text to send (text or payload.template)',
+    'x-fields': ['lead_uuid', 'text'],
     examples: [
       {
         lead_uuid: '0190f1c2-7a3b-7c00-8a00-00000000a001',
@@ -200,17 +214,12 @@ const selectionDescription =
 export const MassMoveBody = Type.Object(
   {
     uuids: Type.Optional(Type.Array(Uuid(), { maxItems: 100_000, description: 'Task UUIDs' })),
-    filter: Type.Optional(
-      Nullable(
-        Type.Record(Type.String(), Type.Unknown(), {
-          description: `Task filter; keys: ${filterKeys.join(', ')}`,
-        }),
-      ),
-    ),
+    filter: Type.Optional(Nullable(FilterObject(taskFilter, `Task filter; keys: ${filterKeys.join(', ')}`))),
   },
   {
     additionalProperties: false,
     description: selectionDescription,
+    ...WHICH_TASKS,
     examples: [
       { uuids: ['0190f1c2-7a3b-7c00-8a00-00000000c001'] },
       { filter: { automation: 'manual', status: 'in_progress' } },
@@ -235,6 +244,7 @@ export const RestartFromTopBody = Type.Object(
   {
     additionalProperties: false,
     description: selectionDescription,
+    ...WHICH_TASKS,
     examples: [
       {
         filter: { status: 'failed' },

@@ -33,6 +33,7 @@ import {
   restartTarget,
   tooManyToRestart,
 } from './tasks.restart.js';
+import { NEEDS_TEXT as NEEDS_TEXT_TYPES } from './tasks.rules.js';
 import { senderTimeline, teamTimeline } from './tasks.timeline.js';
 
 type Actor = { teamId: number; userId: number };
@@ -63,7 +64,7 @@ function unmovableReason(
 }
 
 /** Types whose to-do is pointless without a text. */
-const NEEDS_TEXT = new Set(['linkedin_send_message', 'linkedin_send_inmail']);
+const NEEDS_TEXT = new Set<string>(NEEDS_TEXT_TYPES);
 
 export function createTasksService(deps: {
   db: Database;

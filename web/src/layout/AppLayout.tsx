@@ -21,10 +21,12 @@ import { rememberTeam, useSession } from '../session';
 
 const NAV: { to: string; label: string }[] = [
   { to: '/contacts', label: 'Contacts' },
+  { to: '/pipeline', label: 'Pipeline' },
   { to: '/inbox', label: 'Inbox' },
   { to: '/tasks', label: 'Tasks' },
   { to: '/flows', label: 'Flows' },
   { to: '/imports', label: 'Import CSV' },
+  { to: '/senders', label: 'Senders' },
   { to: '/settings', label: 'Settings' },
 ];
 

@@ -38,7 +38,7 @@ describe('a flow on a chromium seat', { skip: !CHROMIUM, timeout: 180_000 }, () 
           chromium: (seat) =>
             createChromiumDriver(
               { teamId: seat.team_id, seatId: seat.id },
-              { browsers: pool!, baseUrl: replica.url },
+              { browsers: pool!, baseUrl: replica.url, confirmTimeoutMs: 5_000 },
             ),
         },
       },
@@ -81,12 +81,10 @@ describe('a flow on a chromium seat', { skip: !CHROMIUM, timeout: 180_000 }, () 
     guard.assertNothingLeft();
   });
 
-  async function startFlow(slug: string) {
+  async function startFlow(slug: string, type = 'linkedin_send_connection_request') {
     const flow = await makeFlow(h.ctx.db, h.user.teamId, {
       senders: [senderUuid],
-      nodes: [
-        { id: 1, type: 'linkedin_send_connection_request', payload: { template: 'Hi {{first_name}}!' } },
-      ],
+      nodes: [{ id: 1, type, payload: { template: 'Hi {{first_name}}!' } }],
     });
     const [lead] = await makeContacts(h.ctx.db, h.user.teamId, 1, slug);
     await h.ctx.db
@@ -113,6 +111,27 @@ describe('a flow on a chromium seat', { skip: !CHROMIUM, timeout: 180_000 }, () 
     ]);
     await h.run(undefined, { maxTicks: 5 });
     expect(replica.actions('invite')).toHaveLength(1);
+  });
+
+  it('a message LinkedIn received but never confirmed is never sent again: the outcome check records it', async () => {
+    replica.accept('sam-sender', 'person-3');
+    replica.faults.afterAction = 'hang';
+    const enrollment = await startFlow('person-3', 'linkedin_send_message');
+    const messages = () => replica.actions('message').filter((m) => m.to === 'person-3');
+    const waiting = async () =>
+      (
+        await h.ctx.db
+          .selectFrom('tasks')
+          .select('error_msg')
+          .where('flow_lead_uuid', '=', enrollment.uuid)
+          .executeTakeFirst()
+      )?.error_msg?.startsWith('unconfirmed:') ?? false;
+    await h.run(waiting, { maxTicks: 50 });
+    replica.faults.afterAction = null;
+    expect(messages()).toHaveLength(1);
+    // No retry: the reconciler asks the driver, which finds the message in the conversation.
+    await h.run(async () => (await task(enrollment.uuid))?.status === 'closed', { maxTicks: 200 });
+    expect(messages()).toEqual([expect.objectContaining({ text: 'Hi First!' })]);
   });
 
   it('a lost session turns the seat to login_issue and parks the sender, sending nothing', async () => {

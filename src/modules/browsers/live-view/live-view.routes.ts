@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { PageAnswer } from '../../../http/schemas.js';
 import { liveViewCsp, liveViewPage, messagePage } from './live-view.page.js';
 import type { LiveView } from './live-view.service.js';
 
@@ -34,9 +35,9 @@ export const liveViewRoutes: FastifyPluginAsyncTypebox<{ liveView: LiveView }> =
           'records linkedin_account_uuid and turns running. An unknown or revoked key answers 404, an expired one 410.',
         params: KeyParams,
         response: {
-          200: Type.String({ description: 'The live view page (HTML)' }),
-          404: Type.String({ description: 'Not a valid login link (HTML)' }),
-          410: Type.String({ description: 'The login link has expired (HTML)' }),
+          200: PageAnswer('The live view page (HTML)'),
+          404: PageAnswer('Not a valid login link (HTML)'),
+          410: PageAnswer('The login link has expired (HTML)'),
         },
       },
     },

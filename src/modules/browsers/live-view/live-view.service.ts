@@ -29,6 +29,11 @@ export const VIEWER_LEASE_MS = 30_000;
 /** Also how soon a new key ends a visit of the old link. */
 const LEASE_RENEW_MS = 5_000;
 const COOKIE_POLL_MS = 500;
+/**
+ * A signed-in session on a page of no known kind (a post-login step LinkedIn added) counts after this long,
+ * when the page shows the signed-in navigation: the visit must not stall until the person finds the feed.
+ */
+const UNKNOWN_PAGE_GRACE_MS = 3_000;
 /** Input events queued for the browser at most; more are dropped (a flooding page cannot pile them up). */
 const MAX_PENDING_INPUTS = 500;
 
@@ -366,6 +371,8 @@ export function createLiveView(deps: LiveViewDeps) {
       );
       timers.push(maxTimer);
       let checking = false;
+      /** Since when the session cookie is set on a page of no known kind. */
+      let unknownSince: number | null = null;
       timers.push(
         setInterval(() => {
           if (checking || ended) return;
@@ -375,7 +382,15 @@ export function createLiveView(deps: LiveViewDeps) {
               (c) => c.name === SESSION_COOKIE && c.value !== '',
             );
             const kind = classifyUrl(page.url());
+            unknownSince = cookie && kind === 'unknown' ? (unknownSince ?? Date.now()) : null;
             if (cookie && !['login', 'checkpoint', 'authwall', 'unknown'].includes(kind)) {
+              await established(page, cookie.value);
+            } else if (
+              cookie &&
+              unknownSince !== null &&
+              Date.now() - unknownSince >= UNKNOWN_PAGE_GRACE_MS &&
+              (await page.locator(SELECTORS.signedInNav).count()) > 0
+            ) {
               await established(page, cookie.value);
             }
           })()

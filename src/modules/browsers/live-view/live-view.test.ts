@@ -178,6 +178,27 @@ describe('the public login link', { skip: !CHROMIUM, timeout: 120_000 }, () => {
     await view.context().close();
   });
 
+  it('a session on a post-login step (add a phone) or an unknown signed-in page counts: the visit never stalls', async () => {
+    for (const [path, kind] of [
+      ['/check/add-phone?country_code=de', 'interstitial'],
+      ['/welcome/new-experience/', 'an unknown page with the signed-in navigation, after a grace'],
+    ] as const) {
+      const seat = await createSeat();
+      const url = await loginLink(seat.id);
+      const { page: seatPage, context: seatContext } = await pool.open(user.teamId, seat.id);
+      await seatGuard.install(seatContext);
+      const view = await viewerPage();
+      await view.goto(url);
+      await view.waitForSelector('body[data-state="ready"]', { timeout: 20_000 });
+      // What the person's login ends on (the password and 2FA steps are the first test's).
+      await seatContext.addCookies(replica.sessionOf(replica.signIn('sam-sender')).cookies);
+      await seatPage.goto(`${replica.url}${path}`);
+      await view.waitForSelector('body[data-state="established"]', { timeout: 20_000 });
+      expect((await seatRow(seat.id)).status, kind).toBe('running');
+      await view.context().close();
+    }
+  });
+
   it('refuses unknown, revoked and expired keys, on the page and on its socket', async () => {
     const seat = await createSeat();
     const first = await loginLink(seat.id);

@@ -1,5 +1,14 @@
 import { type Static, Type } from 'typebox';
-import { DateTime, Envelope, Int32, ListQuery, Nullable, Uuid, withExample } from '../../../http/schemas.js';
+import {
+  anyPresent,
+  DateTime,
+  Envelope,
+  Int32,
+  ListQuery,
+  Nullable,
+  Uuid,
+  withExample,
+} from '../../../http/schemas.js';
 import { emailBodyFilterFields, emailBodySort, emailFilterFields, emailSort } from './emails.repository.js';
 
 const emailFields = {
@@ -202,7 +211,13 @@ export const SendEmailBody = withExample(
         }),
       ),
     },
-    { additionalProperties: false },
+    {
+      additionalProperties: false,
+      ...anyPresent(
+        ['mailbox_uuid', 'sender_profile_uuid'],
+        '(or sender_profile_uuid) is required: which mailbox sends',
+      ),
+    },
   ),
   {
     mailbox_uuid: '0190f000-0000-7000-8000-000000000003',

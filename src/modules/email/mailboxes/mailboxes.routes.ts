@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { authOf } from '../../../http/auth.js';
-import { NoContent, UuidParams } from '../../../http/schemas.js';
+import { NoContent, PageAnswer, UuidParams } from '../../../http/schemas.js';
 import { AppError } from '../../../lib/errors.js';
 import { mailboxErrorFilterFields, mailboxFilterFields } from './mailboxes.repository.js';
 import {
@@ -216,9 +216,9 @@ export const mailboxesRoutes: FastifyPluginAsyncTypebox<{ mailboxes: MailboxesSe
           ),
         ),
         response: {
-          200: Type.String({ description: 'An HTML page saying the mailbox is connected' }),
-          400: Type.String({ description: 'An HTML page saying why the mailbox was not connected' }),
-          422: Type.String({ description: 'An HTML page: this provider is not configured here' }),
+          200: PageAnswer('An HTML page saying the mailbox is connected'),
+          400: PageAnswer('An HTML page saying why the mailbox was not connected'),
+          422: PageAnswer('An HTML page: this provider is not configured here'),
         },
       },
     },

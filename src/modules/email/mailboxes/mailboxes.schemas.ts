@@ -101,7 +101,11 @@ const limits = {
       description: 'Seconds at least between two automated e-mails of this mailbox (default 120)',
     }),
   ),
-  custom_tracking_domain_uuid: Type.Optional(Nullable(Uuid('Accepted for compatibility; not used'))),
+  custom_tracking_domain_uuid: Type.Optional(
+    Nullable(
+      Uuid('One of your custom tracking domains: once verified, its links, pixel and unsubscribe URL use it'),
+    ),
+  ),
 };
 
 export const CreateMailboxBody = Type.Object(
@@ -144,7 +148,15 @@ export const DeleteMailboxBody = Type.Union([
       }),
       automation_mailbox_to_reassign: Type.Optional(Uuid('Mailbox that takes over (required with true)')),
     },
-    { additionalProperties: false },
+    {
+      additionalProperties: false,
+      anyOf: [
+        { properties: { automation_reassign_mailboxes: { const: false } } },
+        { required: ['automation_mailbox_to_reassign'] },
+      ],
+      'x-message': 'is required when automation_reassign_mailboxes is true',
+      'x-fields': ['automation_mailbox_to_reassign'],
+    },
   ),
   Type.Null(),
 ]);

@@ -12,6 +12,7 @@ import type { SecretBox } from '../../../lib/secrets.js';
 import { resumeSenderActions } from '../../engine/sender-pauses.js';
 import type { ConnectionSettings, HealthStatus, MailboxProvider, MailboxStatus } from '../email.tables.js';
 import { accountEmail, authorizationUrl, exchangeCode, type OAuthProvider } from '../oauth/oauth-client.js';
+import { requireTrackingDomainRef } from '../tracking-domains/tracking-domains.service.js';
 import { type MailboxSecrets, openSecrets, sealSecrets } from '../transport/credentials.js';
 import type { MailAccess } from '../transport/mail-access.js';
 import { MailFailure } from '../transport/mail-errors.js';
@@ -202,6 +203,7 @@ export function createMailboxesService(deps: {
 
     async createMailbox(actor: AuthContext, input: CreateMailboxInput) {
       await requireSender(actor.teamId, input.sender_profile_uuid);
+      await requireTrackingDomainRef(db, actor.teamId, input.custom_tracking_domain_uuid);
       const settings = input.connection_settings;
       const missing = REQUIRED_SMTP_SETTINGS.filter(
         (key) => settings[key as keyof SettingsInput] === undefined,
@@ -245,6 +247,7 @@ export function createMailboxesService(deps: {
     async updateMailbox(teamId: number, uuid: string, input: UpdateMailboxInput) {
       const current = await requireMailbox(teamId, uuid);
       if (input.sender_profile_uuid) await requireSender(teamId, input.sender_profile_uuid);
+      await requireTrackingDomainRef(db, teamId, input.custom_tracking_domain_uuid);
       let settings: ConnectionSettings | undefined;
       let secrets: string | undefined;
       if (input.connection_settings) {

@@ -13,6 +13,7 @@ import type { FileStore } from '../../files/storage.js';
 import type { EmailAttachmentRef, EmailsTable } from '../email.tables.js';
 import { recordMailboxError } from '../mailboxes/mailboxes.repository.js';
 import { addTracking, type TrackingOptions, unsubscribeUrl } from '../tracking/tracking-links.js';
+import { verifiedTrackingDomainOf } from '../tracking-domains/tracking-domains.repository.js';
 import type { MailAccess, Mailbox } from '../transport/mail-access.js';
 import { classifyMailError, type MailFailure } from '../transport/mail-errors.js';
 import { recordBounce } from './bounces.js';
@@ -159,9 +160,14 @@ export async function sendEmail(deps: OutboundDeps, input: SendInput): Promise<S
   const email = await storeWaiting(deps, input, refs);
   if (email.status === 'sent' || email.status === 'bounced') return { email, failure: null };
 
+  // A verified custom tracking domain of the mailbox carries its links; else this server's public URL.
+  const customDomain = await verifiedTrackingDomainOf(db, teamId, input.mailbox.uuid);
+  const publicUrl = customDomain
+    ? `${new URL(config.publicUrl).protocol}//${customDomain}`
+    : config.publicUrl;
   const html = addTracking(input.html, {
     ...input.tracking,
-    publicUrl: config.publicUrl,
+    publicUrl,
     box,
     teamId,
     emailUuid: email.uuid,
@@ -177,9 +183,7 @@ export async function sendEmail(deps: OutboundDeps, input: SendInput): Promise<S
     inReplyTo: email.in_reply_to,
     references: email.references,
     emailUuid: email.uuid,
-    unsubscribeUrl: input.tracking.unsubscribe
-      ? unsubscribeUrl(config.publicUrl, box, teamId, email.uuid)
-      : null,
+    unsubscribeUrl: input.tracking.unsubscribe ? unsubscribeUrl(publicUrl, box, teamId, email.uuid) : null,
     attachments: attachmentRows.map((a) => ({
       filename: a.name,
       contentType: a.mime_type,

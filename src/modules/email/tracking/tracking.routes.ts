@@ -7,7 +7,7 @@
 // HEAD requests (link checkers, prefetchers) are answered without recording anything.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { withExample } from '../../../http/schemas.js';
+import { PageAnswer, withExample } from '../../../http/schemas.js';
 import type { TrackingService } from './tracking.service.js';
 
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
@@ -72,12 +72,8 @@ export const trackingRoutes: FastifyPluginAsyncTypebox<{ tracking: TrackingServi
         summary: 'Open pixel (public; in e-mails of flows with email_track_opens)',
         params: TokenParams,
         response: {
-          200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'A 1x1 GIF' }),
-          404: Type.Unsafe<Buffer>({
-            type: 'string',
-            format: 'binary',
-            description: 'Not one of our tokens',
-          }),
+          200: PageAnswer('A 1x1 GIF', 'image/gif'),
+          404: PageAnswer('Not one of our tokens (the same GIF)', 'image/gif'),
         },
       },
     },
@@ -102,7 +98,7 @@ export const trackingRoutes: FastifyPluginAsyncTypebox<{ tracking: TrackingServi
         params: TokenParams,
         response: {
           302: Type.Null({ description: 'To the original link' }),
-          404: Type.String({ description: 'Not one of our tokens' }),
+          404: PageAnswer('Not one of our tokens'),
         },
       },
     },
@@ -125,8 +121,8 @@ export const trackingRoutes: FastifyPluginAsyncTypebox<{ tracking: TrackingServi
         summary: 'Unsubscribe page (public): asks to confirm',
         params: TokenParams,
         response: {
-          200: Type.String({ description: 'An HTML page with the confirm button' }),
-          404: Type.String({ description: 'Not one of our tokens' }),
+          200: PageAnswer('An HTML page with the confirm button'),
+          404: PageAnswer('Not one of our tokens'),
         },
       },
     },
@@ -156,8 +152,8 @@ export const trackingRoutes: FastifyPluginAsyncTypebox<{ tracking: TrackingServi
         consumes: ['application/x-www-form-urlencoded', 'multipart/form-data'],
         body: UnsubscribeBody,
         response: {
-          200: Type.String({ description: 'An HTML page: unsubscribed' }),
-          404: Type.String({ description: 'Not one of our tokens' }),
+          200: PageAnswer('An HTML page: unsubscribed'),
+          404: PageAnswer('Not one of our tokens'),
         },
       },
     },

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authOf } from '../../../http/auth.js';
+import { errorResponse } from '../../../http/openapi.js';
 import { NoContent } from '../../../http/schemas.js';
 import { FlowParams } from '../flows.schemas.js';
 import {
@@ -50,7 +51,10 @@ export const enrollmentsRoutes: FastifyPluginAsyncTypebox<{ enrollments: Enrollm
           'blacklisted contacts and archived flows answer 422.',
         params: EnrolParams,
         body: EnrolBody,
-        response: { 204: NoContent },
+        response: {
+          204: NoContent,
+          409: errorResponse(409, 'the contact is or was in this flow (a contact enters a flow once)'),
+        },
       },
     },
     async (request, reply) => {

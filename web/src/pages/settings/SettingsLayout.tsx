@@ -6,6 +6,10 @@ const SECTIONS = [
   { to: '/settings/members', label: 'Members' },
   { to: '/settings/api-keys', label: 'API keys' },
   { to: '/settings/webhooks', label: 'Webhooks' },
+  { to: '/settings/lists', label: 'Lists' },
+  { to: '/settings/tags', label: 'Tags' },
+  { to: '/settings/stages', label: 'Stages' },
+  { to: '/settings/custom-fields', label: 'Custom fields' },
 ] as const;
 
 export function SettingsLayout() {

@@ -24,7 +24,7 @@ import type { FlowDetail, NodeTypeInfo } from '../flow-types';
 import '../flows.css';
 import { FlowGraph, type Selection } from './FlowGraph';
 import { type NodeCommand, NodePanel } from './NodePanel';
-import { branchesOf, initialPayload } from './node-meta';
+import { branchesOf, initialPayload, NOTE_LIMIT } from './node-meta';
 import { Palette } from './Palette';
 import { problemCount } from './problems';
 import { SettingsPanel } from './SettingsPanel';
@@ -45,9 +45,12 @@ import {
   updateNode,
 } from './tree';
 import { useDraft } from './useDraft';
+import { useFunnel } from './useFunnel';
 import { useSave } from './useSave';
+import { useTemplateSubject } from './useTemplateSubject';
 
-// The preview and its charts load only when asked for.
+// The preview and its charts, and the template editor, load only when needed.
+const MessageEditor = lazy(() => import('./MessageEditor').then((m) => ({ default: m.MessageEditor })));
 const PreviewPanel = lazy(() => import('./preview/PreviewPanel').then((m) => ({ default: m.PreviewPanel })));
 
 export function BuilderPage() {
@@ -83,6 +86,9 @@ function Builder({ flow, types }: { flow: FlowDetail; types: NodeTypeInfo[] }) {
   const [adding, setAdding] = useState<{ slot: Slot; where: string } | null>(null);
   const [clip, setClip] = useState<{ clip: Clip; move: boolean } | null>(null);
   const [previewing, setPreviewing] = useState(false);
+  const [showStats, setShowStats] = useState(false);
+  const funnel = useFunnel(flow.uuid, tree, showStats);
+  const subject = useTemplateSubject(flow.uuid, tree.contact_sources[0]?.sender_profiles?.[0]);
   const save = useSave(flow, draft);
   const editable = flow.status !== 'archived';
 
@@ -182,6 +188,13 @@ function Builder({ flow, types }: { flow: FlowDetail; types: NodeTypeInfo[] }) {
           <Button variant="default" onClick={() => setPanel({ settings: true })}>
             Settings and schedule
           </Button>
+          <Button
+            variant={showStats ? 'light' : 'default'}
+            aria-pressed={showStats}
+            onClick={() => setShowStats((v) => !v)}
+          >
+            Statistics
+          </Button>
           <Button variant="default" onClick={() => setPreviewing(true)}>
             What will happen
           </Button>
@@ -228,6 +241,8 @@ function Builder({ flow, types }: { flow: FlowDetail; types: NodeTypeInfo[] }) {
             tree={tree}
             selection={panel && !('settings' in panel) ? panel : null}
             problems={problems.nodes}
+            badges={funnel.badges}
+            edgeBadges={funnel.edgeBadges}
             sourceProblems={problems.sources}
             editable={editable}
             pasting={clip !== null}
@@ -287,6 +302,22 @@ function Builder({ flow, types }: { flow: FlowDetail; types: NodeTypeInfo[] }) {
                   problems={problems.nodes.get(selectedNode.id) ?? []}
                   editable={editable}
                   onCommand={(cmd) => command(selectedNode.id, cmd)}
+                  messageEditor={(field, value, onChange) => (
+                    <Suspense fallback={<Loader size="xs" aria-label="Loading the editor" />}>
+                      <MessageEditor
+                        label={field === 'subject' ? 'Subject' : 'Text'}
+                        value={typeof value === 'string' ? value : ''}
+                        onChange={(text) => onChange(text === '' ? undefined : text)}
+                        limit={
+                          field === 'template' && selectedNode.type === 'linkedin_send_connection_request'
+                            ? NOTE_LIMIT
+                            : undefined
+                        }
+                        subject={subject}
+                        disabled={!editable}
+                      />
+                    </Suspense>
+                  )}
                   onChange={(change, field) => {
                     draft.change((d) => {
                       let next = updateNode(d.tree, selectedNode.id, {
