@@ -179,6 +179,8 @@ export type Config = Readonly<{
     syncBatchSize: number;
     /** Days of existing mail the first sync of a mailbox reads (0: only mail arriving from now on). */
     syncHistoryDays: number;
+    /** A mailbox's held IMAP connection (Sent copies) is closed after this long without use. */
+    imapHoldSeconds: number;
     oauth: Record<'gmail' | 'outlook', OAuthProviderConfig>;
   };
 }>;
@@ -410,6 +412,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       syncMailboxesPerProcess: read.int('LEADFLOW_EMAIL_SYNC_MAILBOXES_PER_PROCESS', 200, 1, 10_000),
       syncBatchSize: read.int('LEADFLOW_EMAIL_SYNC_BATCH_SIZE', 500, 10, 10_000),
       syncHistoryDays: read.int('LEADFLOW_EMAIL_SYNC_HISTORY_DAYS', 14, 0, 36_500),
+      imapHoldSeconds: read.int('LEADFLOW_EMAIL_IMAP_HOLD_SECONDS', 300, 1, 86_400),
       oauth: {
         gmail: {
           clientId: read.optional('LEADFLOW_GMAIL_CLIENT_ID'),

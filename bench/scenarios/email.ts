@@ -1,16 +1,21 @@
 // The e-mail channel against the local mail system (Dovecot + the SMTP relay of test/mail/):
 // - messages per second one process sends through a mailbox's pooled SMTP transport with the pacing
-//   limits lifted (the outbound code the engine and send-email use: stored first, sent, Sent copy filed);
+//   limits lifted (the outbound code the engine and send-email use: stored first, sent, Sent copy filed
+//   on the mailbox's held IMAP connection), against bare SMTP submissions of messages of the same size to
+//   the same server by nodemailer's pooled transport alone, in the same run (goal: >= 50%);
 // - time and peak memory (RSS growth) to sync a mailbox of BENCH_EMAIL_SYNC_MESSAGES messages (10,000);
 // - how long after a reply is submitted over SMTP the sync loop has stored it, with IMAP IDLE (the poll
 //   an hour away).
 import nodemailer from 'nodemailer';
 import { pino } from 'pino';
 import { secretBoxOf } from '../../src/deps.js';
+import { newId } from '../../src/lib/ids.js';
+import { composeMessage } from '../../src/modules/email/sending/compose.js';
 import { sendEmail } from '../../src/modules/email/sending/outbound.js';
 import { syncMailbox } from '../../src/modules/email/sync/imap-sync.js';
 import { startMailboxSync } from '../../src/modules/email/sync/sync-loop.js';
-import { createMailAccess } from '../../src/modules/email/transport/mail-access.js';
+import { sentFolderOf } from '../../src/modules/email/transport/held-imap.js';
+import { createMailAccess, type Mailbox } from '../../src/modules/email/transport/mail-access.js';
 import { createLocalFileStore } from '../../src/modules/files/storage.js';
 import { makeLeads, makeList, makeSenderProfile } from '../../test/factories.js';
 import { mailServersAvailable, startMailSystem } from '../../test/mail/mail-system.js';
@@ -28,6 +33,74 @@ async function until<T>(check: () => Promise<T>, timeoutMs: number): Promise<T> 
     if (value) return value;
     if (Date.now() > deadline) throw new Error(`not reached within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** CPU seconds this process used since `from` (the relay and its LMTP client run in it too). */
+const cpuSeconds = (from: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(from);
+  return ((used.user + used.system) / 1e6).toFixed(2);
+};
+
+type MailSystem = Awaited<ReturnType<typeof startMailSystem>>;
+type Account = { email: string; password: string };
+
+/**
+ * Messages per second nodemailer's pooled transport alone submits to the relay: SENDS messages composed
+ * like ours beforehand (same size), SEND_CONCURRENCY at a time, the pool settings of mail-access.ts.
+ */
+async function bareSubmissions(mail: MailSystem, from: Account, to: string): Promise<number> {
+  const messages = await Promise.all(
+    Array.from({ length: SENDS }, (_, i) =>
+      composeMessage({
+        from: { name: 'Sam Sender', address: from.email },
+        to: { address: to },
+        cc: [],
+        bcc: [],
+        subject: `Bare ${i}`,
+        html: `<p>Hello, message ${i}.</p>`,
+        messageId: `<${newId()}@${from.email.split('@')[1]}>`,
+        inReplyTo: null,
+        references: [],
+        emailUuid: newId(),
+        unsubscribeUrl: null,
+        attachments: [],
+      }),
+    ),
+  );
+  const transport = nodemailer.createTransport({
+    pool: true,
+    maxConnections: 3,
+    maxMessages: 100,
+    host: '127.0.0.1',
+    port: mail.relay.port,
+    secure: false,
+    auth: { user: from.email, pass: from.password },
+  });
+  try {
+    let next = 0;
+    const started = process.hrtime.bigint();
+    await Promise.all(
+      Array.from({ length: SEND_CONCURRENCY }, async () => {
+        for (let i = next++; i < SENDS; i = next++) {
+          await transport.sendMail({ envelope: { from: from.email, to: [to] }, raw: messages[i]! });
+        }
+      }),
+    );
+    return SENDS / (Number(process.hrtime.bigint() - started) / 1e9);
+  } finally {
+    transport.close();
+  }
+}
+
+/** Messages in the mailbox's Sent folder. */
+async function sentCopies(access: ReturnType<typeof createMailAccess>, mailbox: Mailbox): Promise<number> {
+  const client = await access.imap(mailbox);
+  try {
+    const status = await client.status(await sentFolderOf(client), { messages: true });
+    return status ? (status.messages ?? 0) : 0;
+  } finally {
+    await client.logout();
   }
 }
 
@@ -65,8 +138,20 @@ export const emailScenario: Scenario = {
         .where('uuid', '=', created.uuid)
         .executeTakeFirstOrThrow();
 
-      // 1. Sends through the pooled transport, limits lifted.
+      // 1. Sends, limits lifted: first bare SMTP submissions of the same messages to the same server
+      // (nodemailer's pooled transport alone, our pool settings and concurrency), then ours.
       const recipient = await mail.account();
+      let cpu = process.cpuUsage();
+      const bare = await bareSubmissions(mail, account, recipient.email);
+      const bareCpu = cpuSeconds(cpu);
+      log(`  bare SMTP: ${SENDS} in ${(SENDS / bare).toFixed(1)} s, ${bareCpu} s CPU of this process`);
+      cpu = process.cpuUsage();
+      rows.push({
+        scenario: 'email',
+        metric: `baseline: bare SMTP submissions (pooled, ${SEND_CONCURRENCY} concurrent)`,
+        value: bare,
+        unit: 'msg/s',
+      });
       const outbound = { db, mail: access, config, box, files: createLocalFileStore(config.filesDir) };
       let next = 0;
       const started = process.hrtime.bigint();
@@ -95,13 +180,23 @@ export const emailScenario: Scenario = {
           }
         }),
       );
+      await access.sentCopiesSettled();
+      const ourCpu = cpuSeconds(cpu);
       const sendSeconds = Number(process.hrtime.bigint() - started) / 1e9;
-      log(`  sent ${SENDS} in ${sendSeconds.toFixed(1)} s`);
+      log(
+        `  sent ${SENDS} in ${sendSeconds.toFixed(1)} s (Sent copies filed), ${ourCpu} s CPU of this process`,
+      );
+      const filed = await sentCopies(access, mailbox);
+      if (filed < SENDS) throw new Error(`${filed} Sent copies filed for ${SENDS} sends`);
+      const rate = SENDS / sendSeconds;
       rows.push({
         scenario: 'email',
         metric: `send (${SEND_CONCURRENCY} concurrent, Sent copy filed)`,
-        value: SENDS / sendSeconds,
+        value: rate,
         unit: 'msg/s',
+        baseline: bare,
+        goal: '>= 50% of bare SMTP',
+        pass: rate / bare >= 0.5,
       });
 
       // 2. Sync of a big mailbox: messages appended straight into a fresh account's INBOX.

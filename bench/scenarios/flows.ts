@@ -32,6 +32,8 @@ const ENROLLMENTS = Math.round(1_000_000 * SCALE);
 const TASKS = Math.round(10_000_000 * SCALE);
 const FLOWS = 50;
 const CHUNK = 250_000;
+/** Tasks written at the end to measure what the indexes cost writes. */
+const WRITES = Math.round(100_000 * SCALE);
 const RUNS = 40;
 
 /** Statuses of the seeded enrollments, in percent (the mass-enrolled ones are all in progress). */
@@ -356,6 +358,58 @@ export const flowsScenario: Scenario = {
           undefined,
           floorP95,
         ),
+      );
+
+      // 7. What the tasks' indexes cost writes: WRITES more tasks inserted with every index in place, then
+      //    executed (status and executed_at set, as the engine does), timed, with the WAL each wrote;
+      //    and the size of the index node statistics over a period read.
+      const marker = new Date();
+      const wal = async () =>
+        (await sql<{ lsn: string }>`select pg_current_wal_insert_lsn()::text as lsn`.execute(db)).rows[0]!
+          .lsn;
+      const walSince = async (from: string) =>
+        Number(
+          (
+            await sql<{
+              bytes: string;
+            }>`select pg_wal_lsn_diff(pg_current_wal_insert_lsn(), ${from}::pg_lsn)::text as bytes`.execute(
+              db,
+            )
+          ).rows[0]!.bytes,
+        );
+      let from = await wal();
+      const insertSeconds = await timed(() =>
+        seedTasks(db, { teamId: team.team_id, flows, senders, total: TASKS, start: TASKS, count: WRITES }),
+      );
+      const insertWal = await walSince(from);
+      from = await wal();
+      const executeSeconds = await timed(() =>
+        sql`update tasks set status = 'closed', executed_at = now(), updated_at = now()
+          where team_id = ${team.team_id} and created_at >= ${marker}`.execute(db),
+      );
+      const executeWal = await walSince(from);
+      const indexSize = await sql<{ bytes: string }>`
+        select pg_relation_size('tasks_team_flow_node_idx')::text as bytes`.execute(db);
+      const perTask = (bytes: number) => bytes / WRITES / 1024;
+      rows.push(
+        {
+          scenario: 'flows',
+          metric: `write: insert ${WRITES.toLocaleString('en-US')} tasks, every index in place (${perTask(insertWal).toFixed(1)} KB WAL per task)`,
+          value: insertSeconds,
+          unit: 's',
+        },
+        {
+          scenario: 'flows',
+          metric: `write: execute them, status + executed_at (${perTask(executeWal).toFixed(1)} KB WAL per task)`,
+          value: executeSeconds,
+          unit: 's',
+        },
+        {
+          scenario: 'flows',
+          metric: 'index tasks_team_flow_node_idx size',
+          value: Number(indexSize.rows[0]!.bytes) / 1048576,
+          unit: 'MiB',
+        },
       );
 
       if (process.env.BENCH_FLOWS_PLANS === '1')

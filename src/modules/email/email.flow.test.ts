@@ -2,7 +2,7 @@
 // Dovecot; the contact's answers are submitted over SMTP like any mail; the IMAP sync finds them.
 import { ImapFlow } from 'imapflow';
 import nodemailer from 'nodemailer';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ALWAYS, enroll, makeFlow, makeSender, type NodeSpec } from '../../../test/automation-factories.js';
 import { createEngineHarness, type EngineHarness } from '../../../test/engine-harness.js';
 import { makeLeads, makeList } from '../../../test/factories.js';
@@ -185,7 +185,14 @@ describe.skipIf(!MAIL)('e-mail flows (engine, SMTP, Dovecot, IMAP sync)', () => 
       .orderBy('step')
       .execute();
     expect(tasks.map((t) => t.remote_ref)).toEqual(emails.map((e) => e.message_id));
-    expect((await inbox(account, 'Sent')).map((m) => m.messageId)).toEqual(emails.map((e) => e.message_id));
+    // The Sent copies follow the sends on the mailbox's held IMAP connection.
+    await vi.waitFor(
+      async () =>
+        expect((await inbox(account, 'Sent')).map((m) => m.messageId)).toEqual(
+          emails.map((e) => e.message_id),
+        ),
+      { timeout: 10_000, interval: 100 },
+    );
 
     const sent = await db()
       .selectFrom('events')

@@ -13,6 +13,7 @@ import type {
 import type { DriverFactories } from '../../engine/drivers/registry.js';
 import { selectMailbox, selectSenderMailboxes } from '../mailboxes/mailboxes.repository.js';
 import type { TrackingOptions } from '../tracking/tracking-links.js';
+import { sentFolderOf } from '../transport/held-imap.js';
 import type { Address } from './compose.js';
 import { emailEventObject } from './email-object.js';
 import { claimMailbox, refundMailbox } from './mailbox-pacing.js';
@@ -231,9 +232,7 @@ export function createEmailDriver(deps: OutboundDeps): ChannelDriver {
       let client: Awaited<ReturnType<typeof deps.mail.imap>> | undefined;
       try {
         client = await deps.mail.imap(mailbox);
-        const folders = await client.list();
-        const sent = folders.find((f) => f.specialUse === '\\Sent')?.path ?? 'Sent';
-        const lock = await client.getMailboxLock(sent, { readOnly: true });
+        const lock = await client.getMailboxLock(await sentFolderOf(client), { readOnly: true });
         let found: number[] | false | undefined;
         try {
           found = await client.search({ header: { 'message-id': email.message_id } }, { uid: true });

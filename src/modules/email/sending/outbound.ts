@@ -69,70 +69,69 @@ export async function emailOfTask(db: Executor, teamId: number, taskUuid: string
     .executeTakeFirst();
 }
 
+/** The e-mail of the send, stored waiting with its body in one statement (a task's earlier one if any). */
 async function storeWaiting(deps: OutboundDeps, input: SendInput, attachmentRefs: EmailAttachmentRef[]) {
   const { db } = deps;
   const teamId = input.mailbox.team_id;
-  return db.transaction().execute(async (trx) => {
-    if (input.taskUuid) {
-      const existing = await emailOfTask(trx, teamId, input.taskUuid);
-      if (existing) return existing;
-    }
-    const uuid = newId();
-    const bodyUuid = newId();
-    await trx
-      .insertInto('email_bodies')
-      .values({
+  if (input.taskUuid) {
+    const existing = await emailOfTask(db, teamId, input.taskUuid);
+    if (existing) return existing;
+  }
+  const uuid = newId();
+  const bodyUuid = newId();
+  return db
+    .with('body', (qb) =>
+      qb.insertInto('email_bodies').values({
         team_id: teamId,
         uuid: bodyUuid,
         subject: input.subject,
         body: input.html,
         text_body: htmlToText(input.html),
         attachments: JSON.stringify(attachmentRefs),
-      })
-      .execute();
-    return trx
-      .insertInto('emails')
-      .values({
-        team_id: teamId,
-        uuid,
-        user_id: input.userId,
-        sender_profile_uuid: input.senderProfileUuid,
-        mailbox_uuid: input.mailbox.uuid,
-        email_body_uuid: bodyUuid,
-        flow_uuid: input.flowUuid,
-        flow_node_id: input.flowNodeId,
-        task_uuid: input.taskUuid,
-        lead_uuid: input.leadUuid,
-        type: 'outbox',
-        status: 'waiting',
-        from_name: input.mailbox.sender_name,
-        from_email: input.mailbox.email,
-        to_name: input.to.name ?? null,
-        to_email: input.to.address,
-        cc: input.cc.map((c) => c.address),
-        bcc: input.bcc.map((c) => c.address),
-        subject: input.subject,
-        message_id: messageIdFor(uuid, input.mailbox.email),
-        in_reply_to: input.thread?.inReplyTo ?? null,
-        references: input.thread?.references ?? [],
-        thread_uuid: input.thread?.threadUuid ?? uuid,
-        folder: 'Sent',
-        tracking: input.tracking.opens || input.tracking.clicks,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-  });
+      }),
+    )
+    .insertInto('emails')
+    .values({
+      team_id: teamId,
+      uuid,
+      user_id: input.userId,
+      sender_profile_uuid: input.senderProfileUuid,
+      mailbox_uuid: input.mailbox.uuid,
+      email_body_uuid: bodyUuid,
+      flow_uuid: input.flowUuid,
+      flow_node_id: input.flowNodeId,
+      task_uuid: input.taskUuid,
+      lead_uuid: input.leadUuid,
+      type: 'outbox',
+      status: 'waiting',
+      from_name: input.mailbox.sender_name,
+      from_email: input.mailbox.email,
+      to_name: input.to.name ?? null,
+      to_email: input.to.address,
+      cc: input.cc.map((c) => c.address),
+      bcc: input.bcc.map((c) => c.address),
+      subject: input.subject,
+      message_id: messageIdFor(uuid, input.mailbox.email),
+      in_reply_to: input.thread?.inReplyTo ?? null,
+      references: input.thread?.references ?? [],
+      thread_uuid: input.thread?.threadUuid ?? uuid,
+      folder: 'Sent',
+      tracking: input.tracking.opens || input.tracking.clicks,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
-/** Keeps a copy in the Sent folder of a generic SMTP mailbox (Gmail and Outlook file their own). */
-async function appendToSent(deps: OutboundDeps, mailbox: Mailbox, raw: Buffer) {
+/**
+ * Files a copy in the Sent folder of a generic SMTP mailbox (Gmail and Outlook file their own) on the
+ * mailbox's held IMAP connection, where the copies of concurrent sends go together. The send does not
+ * wait for it (stopping mail access files what is queued first); a failure is a mailbox error, the
+ * e-mail stays sent.
+ */
+async function fileSentCopy(deps: OutboundDeps, mailbox: Mailbox, raw: Buffer) {
   if (mailbox.provider !== 'smtp') return;
-  let client: Awaited<ReturnType<MailAccess['imap']>> | undefined;
   try {
-    client = await deps.mail.imap(mailbox);
-    const folders = await client.list();
-    const sent = folders.find((f) => f.specialUse === '\\Sent')?.path ?? 'Sent';
-    await client.append(sent, raw, ['\\Seen']);
+    await deps.mail.fileSent(mailbox, raw);
   } catch (error) {
     await recordMailboxError(
       deps.db,
@@ -140,9 +139,7 @@ async function appendToSent(deps: OutboundDeps, mailbox: Mailbox, raw: Buffer) {
       'sync',
       `Could not file the sent copy: ${classifyMailError(error).message}`,
       'sync',
-    );
-  } finally {
-    await client?.logout().catch(() => {});
+    ).catch(() => {});
   }
 }
 
@@ -241,21 +238,21 @@ export async function sendEmail(deps: OutboundDeps, input: SendInput): Promise<S
     });
     return { email: updated, failure };
   }
-  const sent = await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('mailboxes')
-      .set({ last_send_at: input.now, send_status: 'ok' })
-      .where('team_id', '=', teamId)
-      .where('uuid', '=', input.mailbox.uuid)
-      .execute();
-    return trx
-      .updateTable('emails')
-      .set({ status: 'sent', sent_at: input.now, error: null, updated_at: input.now })
-      .where('team_id', '=', teamId)
-      .where('uuid', '=', email.uuid)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-  });
-  await appendToSent(deps, input.mailbox, raw);
+  // One statement: concurrent sends of a mailbox hold its row's lock only for that statement.
+  const sent = await db
+    .with('mailbox', (qb) =>
+      qb
+        .updateTable('mailboxes')
+        .set({ last_send_at: input.now, send_status: 'ok' })
+        .where('team_id', '=', teamId)
+        .where('uuid', '=', input.mailbox.uuid),
+    )
+    .updateTable('emails')
+    .set({ status: 'sent', sent_at: input.now, error: null, updated_at: input.now })
+    .where('team_id', '=', teamId)
+    .where('uuid', '=', email.uuid)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  void fileSentCopy(deps, input.mailbox, raw);
   return { email: sent, failure: null };
 }

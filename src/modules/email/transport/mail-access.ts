@@ -1,6 +1,7 @@
 // How Leadflow reaches a mailbox's servers: SMTP through nodemailer (a pooled transport per mailbox and
-// process, rebuilt when its settings, token or checked address change), IMAP through imapflow (a fresh
-// client per use: an ImapFlow instance cannot reconnect). OAuth mailboxes log in with XOAUTH2 and a
+// process, rebuilt when its settings, token or checked address change), IMAP through imapflow: Sent
+// copies on a connection held per mailbox and process (held-imap.ts, keyed the same way), other uses
+// (sync, IDLE, checks) on a client of their own. OAuth mailboxes log in with XOAUTH2 and a
 // current access token: refreshed shortly before it expires, or once when a server refuses it, and
 // stored sealed. The hosts of an SMTP/IMAP mailbox are the user's choice, so they go through the
 // outbound guard: resolved and checked, then connected to by the checked address (the name kept for
@@ -23,6 +24,7 @@ import type { SecretBox } from '../../../lib/secrets.js';
 import type { ConnectionSettings, MailboxesTable } from '../email.tables.js';
 import { refreshAccessToken } from '../oauth/oauth-client.js';
 import { type MailboxSecrets, openSecrets, sealSecrets } from './credentials.js';
+import { createHeldImap, type ImapDial } from './held-imap.js';
 import { classifyMailError, classifySendError, MailFailure } from './mail-errors.js';
 
 export type Mailbox = Selectable<MailboxesTable>;
@@ -53,6 +55,7 @@ export function createMailAccess(deps: MailAccessDeps) {
   const { db, box, config } = deps;
   const guard = deps.guard ?? outboundGuard(outboundPolicy(config, 'mail_server'));
   const transports = new Map<string, { key: string; transport: Transporter }>();
+  const held = createHeldImap({ idleMs: config.email.imapHoldSeconds * 1000 });
   const timeouts = {
     connectionTimeout: config.email.connectTimeoutMs,
     greetingTimeout: config.email.connectTimeoutMs,
@@ -171,12 +174,18 @@ export function createMailAccess(deps: MailAccessDeps) {
     }
   }
 
-  /** A connected IMAP client (the caller logs out). Throws a MailFailure. */
-  function imap(mailbox: Mailbox): Promise<ImapFlow> {
-    return withOAuthRetry(mailbox, async (force) => {
-      const credentials = await login(mailbox, 'imap', force);
-      const settings = mailbox.connection_settings;
-      const target = await endpoint(mailbox, 'imap');
+  /** How to log in to the mailbox's IMAP server now, keyed like the SMTP transports. */
+  async function imapDial(mailbox: Mailbox, force: boolean): Promise<ImapDial> {
+    const credentials = await login(mailbox, 'imap', force);
+    const settings = mailbox.connection_settings;
+    const target = await endpoint(mailbox, 'imap');
+    const key = JSON.stringify([
+      settings,
+      mailbox.secrets,
+      'accessToken' in credentials ? credentials.accessToken : '',
+      target.address,
+    ]);
+    const connect = async () => {
       const client = new ImapFlow({
         ...connectTo(target),
         port: settings.imap_port ?? 993,
@@ -193,11 +202,27 @@ export function createMailAccess(deps: MailAccessDeps) {
       client.on('error', () => {});
       await client.connect();
       return client;
-    });
+    };
+    return { key, connect };
+  }
+
+  /** A connected IMAP client of its own (the caller logs out). Throws a MailFailure. */
+  function imap(mailbox: Mailbox): Promise<ImapFlow> {
+    return withOAuthRetry(mailbox, async (force) => (await imapDial(mailbox, force)).connect());
   }
 
   return {
     imap,
+
+    /**
+     * Files a copy of a sent message in the mailbox's Sent folder, seen, on the mailbox's held IMAP
+     * connection (`held-imap.ts`). Throws a MailFailure.
+     */
+    fileSent(mailbox: Mailbox, raw: Buffer | string): Promise<void> {
+      return withOAuthRetry(mailbox, async (force) =>
+        held.appendToSent(mailbox.uuid, await imapDial(mailbox, force), raw, ['\\Seen']),
+      );
+    },
 
     /**
      * The first server setting of an SMTP/IMAP mailbox the outbound guard refuses, checked without
@@ -279,15 +304,21 @@ export function createMailAccess(deps: MailAccessDeps) {
       return result;
     },
 
-    /** Forgets the pooled transport of a mailbox (deleted, deactivated, settings changed). */
+    /** Forgets the pooled transport and held IMAP connection of a mailbox (deleted, deactivated, changed). */
     forget(mailboxUuid: string) {
       transports.get(mailboxUuid)?.transport.close();
       transports.delete(mailboxUuid);
+      held.forget(mailboxUuid);
     },
 
-    close() {
+    /** Resolves once every Sent copy queued so far is filed (or failed). */
+    sentCopiesSettled: () => held.settled(),
+
+    /** Closes the SMTP pools, and the held IMAP connections once the queued Sent copies are filed. */
+    async close() {
       for (const { transport } of transports.values()) transport.close();
       transports.clear();
+      await held.close();
     },
   };
 }
