@@ -1,4 +1,4 @@
-// leadflow serve | api | worker | migrate | demo | admin <command>. The commands load the application
+// leadflow serve | api | worker | migrate | demo | doctor | admin <command>. The commands load the application
 // when they run (dynamic imports), so help, version and usage errors answer at once.
 
 import { COMMAND_HELP, USAGE, UsageError } from './cli/help.js';
@@ -32,6 +32,10 @@ async function main(argv: string[]): Promise<void> {
       const config = loadConfig();
       return (await import('./cli/server.js')).runDemo(config);
     }
+    case 'doctor':
+      // It reads the configuration itself: a configuration mistake is one of the things it reports.
+      process.exitCode = await (await import('./cli/doctor.js')).runDoctor();
+      return;
     case 'admin':
       return (await import('./cli/admin.js')).runAdmin(rest[0], rest.slice(1));
     case undefined:

@@ -23,6 +23,8 @@ export const USAGE = `Usage: leadflow <command>
   migrate               apply database migrations and exit
   demo                  a demo team with a sender on the sandbox LinkedIn network, 50 contacts and a
                         started flow; prints its API key and what to watch
+  doctor                checks the configuration, database, secret key, Chromium, public URL, mail and
+                        LLM settings and says what to do about what does not work
 ${ADMIN_USAGE}
   --version             print the version
   --help                print this help (<command> --help: that command's help)
@@ -59,6 +61,16 @@ ${ENV_NOTE}`,
 Creates a demo team with a sender on the sandbox LinkedIn network, 50 contacts and a started flow, and
 prints its API key and what to watch. Run it beside \`leadflow serve\` (or before it: the first start still
 creates the owner).
+
+${ENV_NOTE}`,
+  doctor: `Usage: leadflow doctor
+
+Checks what a new installation trips over and prints, for each, what works and what to do about what does
+not: the configuration, the database (it starts the embedded PostgreSQL for the check when nothing runs
+it, and stops it again) and its migrations, the secret key (and that it opens the stored secrets), Chromium
+(LEADFLOW_CHROMIUM_PATH), the public URL (LEADFLOW_PUBLIC_URL, and whether Leadflow answers there), mail
+(OAuth apps, private mail servers, mailboxes in error) and the LLM (one 1-token call when
+LEADFLOW_LLM_BASE_URL is set). Changes nothing. Exit code 1 when a check failed.
 
 ${ENV_NOTE}`,
 };

@@ -56,7 +56,7 @@ describe('help and version', () => {
   }, 180_000);
 
   it("prints a command's help for <command> --help and runs nothing", async () => {
-    const commands = ['serve', 'api', 'worker', 'migrate', 'demo'];
+    const commands = ['serve', 'api', 'worker', 'migrate', 'demo', 'doctor'];
     const results = await Promise.all(commands.map((command) => leadflow([command, '--help'])));
     for (const [index, result] of results.entries()) {
       const command = commands[index]!;

@@ -1,0 +1,127 @@
+// `leadflow doctor` in-process (doctorChecks is what the command prints): each check says what works
+// and, when something does not, what to do - on a real database, a real LLM stand-in and the real app.
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeSender } from '../../test/automation-factories.js';
+import { createTestContext, type TestContext } from '../../test/harness.js';
+import { newId } from '../lib/ids.js';
+import { createSecretBox } from '../lib/secrets.js';
+import { type LlmStandIn, startLlmStandIn } from '../modules/llm/llm.stand-in.js';
+import { type Check, doctorChecks, formatChecks } from './doctor.js';
+
+let ctx: TestContext;
+let llm: LlmStandIn;
+let origin: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  origin = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
+  llm = await startLlmStandIn();
+  env = {
+    DATABASE_URL: ctx.databaseUrl,
+    LEADFLOW_SECRET_KEY: ctx.config.secretKey!,
+    LEADFLOW_PUBLIC_URL: origin,
+    LEADFLOW_CHROMIUM_PATH: '/nonexistent/chromium',
+    LEADFLOW_LLM_BASE_URL: llm.url,
+    LEADFLOW_GMAIL_CLIENT_ID: 'only-the-id',
+  };
+});
+afterAll(async () => {
+  await llm?.close();
+  await ctx?.close();
+});
+
+const byName = (checks: Check[]) => Object.fromEntries(checks.map((check) => [check.name, check]));
+
+describe('leadflow doctor', () => {
+  it('says what works and what to do about what does not', async () => {
+    const user = await ctx.createUser();
+    const sender = await makeSender(ctx.db, user.teamId);
+    // A mailbox whose secrets were sealed with another key than the configured one.
+    const foreign = createSecretBox(Buffer.alloc(32, 7));
+    await ctx.db
+      .insertInto('mailboxes')
+      .values({
+        team_id: user.teamId,
+        uuid: newId(),
+        sender_profile_uuid: sender.uuid,
+        email: 'box@example.test',
+        sender_name: 'Sam',
+        provider: 'smtp',
+        connection_settings: '{}',
+        secrets: foreign.seal('{"password":"x"}'),
+        status: 'error',
+      })
+      .execute();
+
+    const checks = byName(await doctorChecks(env));
+    expect(checks.database).toMatchObject({ status: 'ok', detail: expect.stringMatching(/^PostgreSQL \d+/) });
+    expect(checks.migrations).toMatchObject({ status: 'ok' });
+    expect(checks['secret key']).toMatchObject({ status: 'ok', detail: 'LEADFLOW_SECRET_KEY is set' });
+    expect(checks['stored secrets']).toMatchObject({
+      status: 'fail',
+      fix: expect.stringContaining('LEADFLOW_SECRET_KEY_PREVIOUS'),
+    });
+    expect(checks.chromium).toMatchObject({
+      status: 'warn',
+      detail: expect.stringContaining('LEADFLOW_CHROMIUM_PATH'),
+    });
+    expect(checks['public URL']).toMatchObject({ status: 'warn', detail: expect.stringContaining(origin) });
+    expect(checks['public URL answers']).toMatchObject({ status: 'ok' });
+    expect(checks['gmail OAuth']).toMatchObject({
+      status: 'fail',
+      fix: expect.stringContaining('CLIENT_SECRET'),
+    });
+    expect(checks.mailboxes).toMatchObject({
+      status: 'warn',
+      detail: expect.stringContaining('1 mailbox(es) in error'),
+    });
+    expect(checks.LLM).toMatchObject({ status: 'ok' });
+    expect(llm.requests.at(-1)).toMatchObject({ max_tokens: 1 });
+
+    const report = formatChecks(Object.values(checks));
+    expect(report).toMatch(/^Leadflow .* doctor\n/);
+    expect(report).toContain('FAIL  stored secrets');
+    expect(report).toContain('-> use the key they were sealed with');
+    expect(report).toMatch(/\d check\(s\) failed/);
+  });
+
+  it('names a failing LLM and a configuration it cannot read', async () => {
+    llm.answer(() => ({ status: 401 }));
+    const checks = byName(await doctorChecks({ ...env, LEADFLOW_GMAIL_CLIENT_ID: '' }));
+    expect(checks.LLM).toMatchObject({
+      status: 'fail',
+      fix: expect.stringContaining('LEADFLOW_LLM_API_KEY'),
+    });
+    expect(checks['gmail OAuth']).toMatchObject({ status: 'info' });
+    llm.reset();
+
+    const broken = await doctorChecks({ PORT: 'eighty', LEADFLOW_SECRET_KEY: 'short' });
+    expect(broken).toEqual([
+      expect.objectContaining({
+        name: 'configuration',
+        status: 'fail',
+        detail: expect.stringContaining('PORT'),
+      }),
+    ]);
+  });
+
+  it('reports a database it cannot reach, and a bad secret key', async () => {
+    const checks = byName(
+      await doctorChecks({
+        ...env,
+        DATABASE_URL: 'postgres://nobody:wrong@127.0.0.1:1/none',
+        LEADFLOW_SECRET_KEY: 'c2hvcnQ=',
+        LEADFLOW_LLM_BASE_URL: '',
+      }),
+    );
+    expect(checks.database).toMatchObject({ status: 'fail', fix: expect.stringContaining('DATABASE_URL') });
+    expect(checks['secret key']).toMatchObject({
+      status: 'fail',
+      fix: expect.stringContaining('openssl rand'),
+    });
+    expect(checks.LLM).toMatchObject({ status: 'info' });
+  });
+});
