@@ -37,7 +37,7 @@ import {
 import { createDataSourcesService } from './modules/data-sources/data-sources.service.js';
 import { createEmailModule } from './modules/email/email.module.js';
 import { emailDriverFactory } from './modules/email/sending/email-driver.js';
-import { createMailAccess } from './modules/email/transport/mail-access.js';
+import { createMailAccess, type MailAccess } from './modules/email/transport/mail-access.js';
 import type { ReaderRegistry } from './modules/engine/drivers/reader.js';
 import {
   createDriverRegistry,
@@ -145,16 +145,32 @@ export type EngineOptions = Partial<Pick<EngineDeps, 'crashPoint' | 'sleep' | 'd
   email?: DriverFactories['email'];
 };
 
+const channelMailAccess = new WeakMap<Database, MailAccess>();
+
 /** The e-mail channel of the engine: the sender's mailboxes, through this process's SMTP pools. */
 function emailChannel(deps: ServiceDeps): NonNullable<DriverFactories['email']> {
   const box = secretBoxOf(deps.config);
+  let mail = channelMailAccess.get(deps.db);
+  if (!mail) {
+    mail = createMailAccess({ db: deps.db, box, config: deps.config });
+    channelMailAccess.set(deps.db, mail);
+  }
   return emailDriverFactory({
     db: deps.db,
     box,
     config: deps.config,
-    mail: createMailAccess({ db: deps.db, box, config: deps.config }),
+    mail,
     files: createLocalFileStore(deps.config.filesDir),
   });
+}
+
+/**
+ * Closes the engine's mail connections once it has stopped (shutdown): the Sent copies still queued on
+ * a held IMAP connection are filed first.
+ */
+export async function closeChannelMail(db: Database): Promise<void> {
+  await channelMailAccess.get(db)?.close();
+  channelMailAccess.delete(db);
 }
 
 /** How senders act on LinkedIn and e-mail: the seats' drivers (sandbox, real browser) and the mailboxes. */

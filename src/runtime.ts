@@ -9,6 +9,7 @@ import { createDatabase, type DatabaseHandle } from './db/database.js';
 import type { ListenerHandle } from './db/listener.js';
 import { migrateDatabase } from './db/migrate.js';
 import {
+  closeChannelMail,
   closeSeatBrowsers,
   createAutomationEngine,
   createJobCatalog,
@@ -69,6 +70,9 @@ export async function startRuntime(role: Role, config: Config, logger: Logger): 
     await engine?.stop().catch((error) => logger.error({ err: error }, 'stopping the engine failed'));
     await mailSync?.stop().catch((error) => logger.error({ err: error }, 'stopping the mailbox sync failed'));
     await worker?.stop().catch((error) => logger.error({ err: error }, 'stopping workers failed'));
+    await closeChannelMail(database.db).catch((error) =>
+      logger.error({ err: error }, "closing the engine's mail connections failed"),
+    );
     await closeSeatBrowsers(database.db).catch((error) =>
       logger.error({ err: error }, 'closing seat browsers failed'),
     );
