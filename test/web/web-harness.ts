@@ -69,7 +69,8 @@ export async function startWebHarness(
     browser,
     owner,
     async newPage(viewport = { width: 1280, height: 800 }) {
-      const context = await browser.newContext({ viewport, baseURL: origin });
+      // Reduced motion: no fade-in, so axe never reads a dialog's colours half-way through its transition.
+      const context = await browser.newContext({ viewport, baseURL: origin, reducedMotion: 'reduce' });
       contexts.push(context);
       await guard.install(context);
       const page = await context.newPage();
