@@ -13,6 +13,7 @@ import type { Services } from './deps.js';
 import { registerAuth } from './http/auth.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { AJV_FORMATS } from './http/formats.js';
+import { nulCharacterError } from './http/nul-characters.js';
 import { registerOpenApi } from './http/openapi.js';
 import { createMetricsRegistry, registerOperations } from './http/operations.js';
 import { parseQueryString, registerQueryHandling } from './http/query.js';
@@ -98,7 +99,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body.toString();
     if (text.trim() === '') return done(null, undefined);
-    return parseJson(request, text, done);
+    return parseJson(request, text, (error, parsed) => {
+      if (error) return done(error, undefined);
+      const nul = text.includes('\\u0000') ? nulCharacterError(parsed) : undefined;
+      return nul ? done(nul, undefined) : done(null, parsed);
+    });
   });
   // No text/plain parser: a JSON route sent text answers 415, not a 422 about the body's type.
   app.removeContentTypeParser('text/plain');
