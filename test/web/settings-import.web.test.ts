@@ -93,7 +93,12 @@ describe.skipIf(webTestsUnavailable)(
       await page.getByLabel('Name').fill('Exports to my tool');
       await page.getByRole('textbox', { name: 'Event' }).click();
       await page.getByRole('option', { name: 'contact_exported' }).click();
+      // The choice must have landed before the form is sent (a loaded machine lags the combobox).
+      await expect
+        .poll(() => page.getByRole('textbox', { name: 'Event' }).inputValue())
+        .toBe('contact_exported');
       await page.getByLabel('Target URL').fill(receiverUrl);
+      await expect.poll(() => page.getByLabel('Target URL').inputValue()).toBe(receiverUrl);
       await page.getByRole('button', { name: 'Create webhook' }).click();
       const secret = page.getByRole('dialog', { name: 'Signing secret' }).getByLabel('Signing secret');
       expect((await secret.textContent())?.trim()).toMatch(/^whsec_/);

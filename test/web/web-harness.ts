@@ -69,8 +69,7 @@ export async function startWebHarness(
     browser,
     owner,
     async newPage(viewport = { width: 1280, height: 800 }) {
-      // Reduced motion: no fade-in, so axe never reads a dialog's colours half-way through its transition.
-      const context = await browser.newContext({ viewport, baseURL: origin, reducedMotion: 'reduce' });
+      const context = await browser.newContext({ viewport, baseURL: origin });
       contexts.push(context);
       await guard.install(context);
       const page = await context.newPage();
@@ -96,6 +95,14 @@ export async function startWebHarness(
 
 /** axe-core on the page as it is: no serious or critical violation (listed by rule and target when any). */
 export async function expectAccessible(page: Page, what: string): Promise<void> {
+  // A dialog fading in has half-transparent colours: let running transitions end before axe reads them.
+  await page.waitForFunction(
+    () => document.getAnimations().every((a) => a.playState !== 'running'),
+    undefined,
+    {
+      timeout: 5_000,
+    },
+  );
   const result = await new AxeBuilder({ page }).analyze();
   const bad = result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')

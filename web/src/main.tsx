@@ -24,8 +24,6 @@ const theme = createTheme({
   primaryColor: 'blue',
   primaryShade: { light: 8, dark: 8 },
   defaultRadius: 'md',
-  // Users who ask their system for less motion get dialogs and drawers without fade and slide.
-  respectReducedMotion: true,
   // Close buttons of notifications and dialogs have no text: name them for screen readers.
   components: {
     Notification: Notification.extend({

@@ -109,7 +109,10 @@ function Webhooks() {
             required
             value={form.name}
             error={fieldError('name')}
-            onChange={(e) => setForm({ ...form, name: e.currentTarget.value })}
+            onChange={(e) => {
+              const name = e.currentTarget.value;
+              setForm((f) => ({ ...f, name }));
+            }}
           />
           <Select
             label="Event"
@@ -118,7 +121,7 @@ function Webhooks() {
             data={(events.data?.data ?? []).map((e) => ({ value: e.name, label: e.name }))}
             value={form.event || null}
             error={fieldError('event')}
-            onChange={(value) => setForm({ ...form, event: (value ?? '') as WebhookEvent })}
+            onChange={(value) => setForm((f) => ({ ...f, event: (value ?? '') as WebhookEvent }))}
           />
           <TextInput
             label="Target URL"
@@ -127,7 +130,10 @@ function Webhooks() {
             w={320}
             value={form.target_url}
             error={fieldError('target_url')}
-            onChange={(e) => setForm({ ...form, target_url: e.currentTarget.value })}
+            onChange={(e) => {
+              const target_url = e.currentTarget.value;
+              setForm((f) => ({ ...f, target_url }));
+            }}
           />
           <Button type="submit" mt={25} loading={create.isPending}>
             Create webhook
