@@ -20,7 +20,10 @@ export const VariablesQuery = ListQuery(variableSort, VARIABLE_FILTER_KEYS);
 export const VariablePage = Envelope(TemplateVariableList.items);
 
 /** One page of `variables`: filter[q] (name or description contains), filter[group]; name order by default. */
-export function pageOfVariables<V extends Variable>(variables: V[], params: PageParams & { filter?: unknown }) {
+export function pageOfVariables<V extends Variable>(
+  variables: V[],
+  params: PageParams & { filter?: unknown },
+) {
   // A list of names reads best from a to z: ascending unless the client asks otherwise.
   const page = resolvePage({ ...params, order_type: params.order_type ?? 'asc' }, variableSort);
   const filter = (params.filter ?? {}) as Record<string, unknown>;
