@@ -233,8 +233,8 @@ describe('webhook validation', () => {
     const ok = await createWebhook(alice, { filters: JSON.stringify({ q: 'acme' }) });
     expect(ok.filters).toEqual({ q: 'acme' });
     expect((await createWebhook(alice, { filters: '' })).filters).toBeNull();
-    expect(await rejected({ filters: '{"q": ' }, 'filters')).toContain('not JSON');
-    expect(await rejected({ filters: '[1]' }, 'filters')).toContain('object');
+    expect(await rejected({ filters: '{"q": ' }, 'filters')).toContain('json-object');
+    expect(await rejected({ filters: '[1]' }, 'filters')).toContain('json-object');
     await rejected({ filters: '{"favourite_color": "blue"}' }, 'filters.favourite_color');
   });
 

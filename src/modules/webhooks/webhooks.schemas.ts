@@ -46,6 +46,7 @@ const FiltersInput = Nullable(
     FiltersObject,
     Type.String({
       maxLength: 100_000,
+      format: 'json-object',
       description: 'The same filters object as a JSON string ("" or "null": every contact)',
     }),
   ]),
