@@ -45,6 +45,11 @@ export type ChromiumOptions = {
   timeoutMs?: number;
   /** Longest wait for an action's confirmation after its irreversible click (ms; default timeoutMs). */
   confirmTimeoutMs?: number;
+  /**
+   * Longest wait for a loaded page's content - its card, list or empty state - before `selector_miss`
+   * (ms; default timeoutMs). LinkedIn hydrates within a few seconds of `domcontentloaded`.
+   */
+  contentTimeoutMs?: number;
   /** Reads the files of a message's attachments (without it, a message with attachments is refused). */
   attachmentFiles?: import('../../attachments/attachment-files.js').AttachmentFiles;
 };
@@ -94,6 +99,7 @@ export function pages(options: ChromiumOptions) {
   const urls = linkedInUrls(options.baseUrl);
   const timeout = options.timeoutMs ?? 15_000;
   const confirmTimeout = options.confirmTimeoutMs ?? timeout;
+  const contentTimeout = options.contentTimeoutMs ?? timeout;
 
   /** Where the page is now; a login, authwall or checkpoint page stops everything. */
   function where(page: Page): PageKind {
@@ -142,7 +148,7 @@ export function pages(options: ChromiumOptions) {
         ['found', () => present(page.locator(list))],
         ['empty', () => present(page.locator(S.emptyState))],
       ],
-      timeout,
+      contentTimeout,
     );
     if (!seen)
       stop('selector_miss', `The ${what} showed neither its list nor an empty state (${page.url()}).`);
@@ -167,16 +173,28 @@ export function pages(options: ChromiumOptions) {
     }
   }
 
-  /** After `commit`'s click: waits for a confirming state, else `unconfirmed`. */
+  /**
+   * After `commit`'s click: waits for a confirming state, else `unconfirmed`. An error toast ends the
+   * wait at once (still `unconfirmed`: LinkedIn may have done it all the same) unless `states` reads it.
+   */
   async function confirmed<K extends string>(
     page: Page,
     what: string,
     states: Array<[K, () => Promise<boolean>]>,
   ): Promise<K> {
-    const seen = await until(page, states, confirmTimeout);
+    const toast = page.locator(S.errorToast).first();
+    const seen = await until<K | 'error_toast'>(
+      page,
+      [...states, ['error_toast', () => present(toast)]],
+      confirmTimeout,
+    );
+    if (seen === 'error_toast') {
+      const said = (await toast.innerText({ timeout: 1_000 }).catch(() => '')).trim();
+      stop('unconfirmed', `${what}: LinkedIn showed an error after the click: ${said || '(no text)'}`);
+    }
     if (!seen)
       stop('unconfirmed', `${what}: LinkedIn showed no confirmation within ${confirmTimeout / 1000} s.`);
-    return seen!;
+    return seen as K;
   }
 
   /** The profile's top card (either layout), once hydrated. */
@@ -185,7 +203,7 @@ export function pages(options: ChromiumOptions) {
     if (kind === 'not_found') stop('not_found', `LinkedIn has no profile ${handle}.`);
     if (kind !== 'profile') stop('transient', `Expected a profile page, got ${page.url()}.`);
     const card = page.locator(S.profile.topCard).first();
-    const seen = await until(page, [['card', () => present(card)]], timeout);
+    const seen = await until(page, [['card', () => present(card)]], contentTimeout);
     if (!seen) stop('selector_miss', `The profile ${handle} showed no top card this driver knows.`);
     return card;
   }
@@ -217,6 +235,7 @@ export function pages(options: ChromiumOptions) {
   return {
     urls,
     timeout,
+    contentTimeout,
     where,
     go,
     has,

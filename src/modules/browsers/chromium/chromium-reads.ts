@@ -147,7 +147,7 @@ async function readCompany(p: Pages, page: Page, ref: CompanyRef): Promise<Linke
   const kind = await p.go(page, slug ? p.urls.company(slug) : p.urls.companyById(ref.ln_id!));
   if (kind === 'not_found') stop('not_found', 'LinkedIn has no such company page.');
   const root = page.locator(S.company.root).first();
-  if (!(await p.until(page, [['root', () => present(root)]], p.timeout))) {
+  if (!(await p.until(page, [['root', () => present(root)]], p.contentTimeout))) {
     stop('selector_miss', `The company page showed no card this driver knows (${page.url()}).`);
   }
   const facts: Record<string, string> = {};
