@@ -11,6 +11,8 @@ import { loadSecretBox, type SecretBox } from './lib/secrets.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
 import { deleteActivitiesOfLeads } from './modules/activities/activities.repository.js';
 import { createActivitiesService } from './modules/activities/activities.service.js';
+import { createAiModule } from './modules/ai/ai.module.js';
+import { pruneLlmLogsHandler } from './modules/ai/llm-logs.js';
 import { selectExistingAiTemplateUuids } from './modules/ai-templates/ai-templates.repository.js';
 import { createAiTemplatesService } from './modules/ai-templates/ai-templates.service.js';
 import { createAttachmentFiles } from './modules/attachments/attachment-files.js';
@@ -70,6 +72,7 @@ import { createLinkedInMessagesService } from './modules/linkedin-messages/linke
 import { createListsService } from './modules/lists/lists.service.js';
 import type { LlmClient } from './modules/llm/llm-client.js';
 import { createLlmClient } from './modules/llm/openai-client.js';
+import { createTeamLlms, type TeamLlms } from './modules/llm/team-llms.js';
 import { createNotesService, purgeNotesOfDeletedLeads } from './modules/notes/notes.service.js';
 import { seedDefaultPipelineStages } from './modules/pipeline-stages/pipeline-stages.defaults.js';
 import { createPipelineStagesService } from './modules/pipeline-stages/pipeline-stages.service.js';
@@ -101,6 +104,27 @@ export function llmClientOf(config: Config): LlmClient {
     llmClients.set(config.llm, client);
   }
   return client;
+}
+
+const teamLlmsByDb = new WeakMap<Database, TeamLlms>();
+
+/**
+ * The LLMs of every team in this process (one per database handle, so the engine, the API and the
+ * preview share each connection's client and concurrency limit).
+ */
+export function teamLlmsOf(deps: Pick<ServiceDeps, 'db' | 'config'>): TeamLlms {
+  let llms = teamLlmsByDb.get(deps.db);
+  if (!llms) {
+    llms = createTeamLlms({
+      db: deps.db,
+      config: deps.config,
+      box: secretBoxOf(deps.config),
+      server: llmClientOf(deps.config),
+      guard: outboundGuard(outboundPolicy(deps.config, 'llm')),
+    });
+    teamLlmsByDb.set(deps.db, llms);
+  }
+  return llms;
 }
 
 /** The secret box of this installation (configured key or the data dir's key file). */
@@ -212,7 +236,7 @@ export function createAutomationEngine(deps: ServiceDeps, log: Logger, options: 
     config: deps.config.engine,
     drivers,
     limits: senderActionLimits,
-    renderer: createTemplateRenderer({ llm: llmClientOf(deps.config) }),
+    renderer: createTemplateRenderer({ llms: teamLlmsOf(deps) }),
     http: createWebhookClient({
       timeoutMs: deps.config.webhooks.timeoutMs,
       policy: outboundPolicy(deps.config, 'http_node'),
@@ -269,16 +293,24 @@ export function createServices(deps: ServiceDeps) {
   const files = createFilesService({ db: deps.db, config: deps.config, clock: deps.clock });
   const senders = createSendersService({ db: deps.db, clock: deps.clock });
   const llm = llmClientOf(deps.config);
+  const llms = teamLlmsOf(deps);
   const flows = createFlowsModule({
     db: deps.db,
     references: { ai_template: selectExistingAiTemplateUuids },
     preview: {
-      renderer: createTemplateRenderer({ llm }),
+      renderer: createTemplateRenderer({ llms }),
       sandbox: deps.config.sandbox,
       engine: deps.config.engine,
     },
   });
-  const aiTemplates = createAiTemplatesService({ db: deps.db, llm });
+  const aiTemplates = createAiTemplatesService({ db: deps.db, llms });
+  const ai = createAiModule({
+    db: deps.db,
+    config: deps.config,
+    box: secretBoxOf(deps.config),
+    guard: outboundGuard(outboundPolicy(deps.config, 'llm')),
+    llms,
+  });
   const tasks = createTasksService({ db: deps.db, config: deps.config, clock: deps.clock });
   const browsers = createBrowsersService({
     db: deps.db,
@@ -323,6 +355,7 @@ export function createServices(deps: ServiceDeps) {
     senders,
     flows,
     aiTemplates,
+    ai,
     tasks,
     browsers,
     liveView,
@@ -344,6 +377,7 @@ export function createJobCatalog(services: Services, deps: ServiceDeps): JobHand
     ...services.files.jobs,
     ...services.flows.jobs,
     pruneEventsHandler({ db: deps.db, clock: deps.clock, retentionDays: deps.config.retention.eventDays }),
+    pruneLlmLogsHandler({ db: deps.db, clock: deps.clock, retentionDays: deps.config.retention.eventDays }),
     purgeDeletedLeadsHandler({
       db: deps.db,
       steps: [

@@ -13,6 +13,7 @@ import { createSandboxDriver } from '../../src/modules/engine/sandbox/sandbox-dr
 import { ingestSignals } from '../../src/modules/engine/signals.js';
 import { createTemplateRenderer } from '../../src/modules/engine/template-renderer.js';
 import { noLlm } from '../../src/modules/llm/llm-client.js';
+import { fixedLlms } from '../../src/modules/llm/team-llms.js';
 import { selectInitialStageUuid } from '../../src/modules/pipeline-stages/pipeline-stages.defaults.js';
 import { createWebhookClient } from '../../src/modules/webhooks/webhook-client.js';
 import { ALWAYS, buildNodes } from '../../test/automation-factories.js';
@@ -153,7 +154,7 @@ function benchEngine(
     drivers: createDriverRegistry(db, { linkedin: { sandbox: () => sandbox } }),
     // Limits lifted: this measures the engine, not LinkedIn's pace.
     limits: () => ({ daily: 1_000_000_000, weekly: null }),
-    renderer: createTemplateRenderer({ llm: noLlm }),
+    renderer: createTemplateRenderer({ llms: fixedLlms(noLlm) }),
     http: createWebhookClient({ timeoutMs: webhooks.timeoutMs, policy: { allowPrivate: false } }),
   });
 }

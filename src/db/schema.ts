@@ -7,6 +7,7 @@ import type {
   ActivityCountDeltasTable,
   LeadMarkersTable,
 } from '../modules/activities/activities.tables.js';
+import type { AiAgentsTable } from '../modules/ai/ai.tables.js';
 import type { AiTemplatesTable } from '../modules/ai-templates/ai-templates.tables.js';
 import type { AttachmentsTable } from '../modules/attachments/attachments.tables.js';
 import type {
@@ -54,6 +55,7 @@ import type {
   SandboxLinkedinInboxTable,
 } from '../modules/linkedin-messages/linkedin-messages.tables.js';
 import type { ListsTable } from '../modules/lists/lists.tables.js';
+import type { LlmLogsTable, LlmsTable } from '../modules/llm/llm.tables.js';
 import type { NotesTable } from '../modules/notes/notes.tables.js';
 import type { PipelineStagesTable } from '../modules/pipeline-stages/pipeline-stages.tables.js';
 import type { SenderProfilesTable } from '../modules/senders/senders.tables.js';
@@ -100,6 +102,9 @@ export interface DB extends IdentityTables, AccountsTables, JobsTables {
   contact_source_rotation: ContactSourceRotationTable;
   sandbox_linkedin_actions: SandboxLinkedinActionsTable;
   ai_templates: AiTemplatesTable;
+  ai_agents: AiAgentsTable;
+  llms: LlmsTable;
+  llm_logs: LlmLogsTable;
   attachments: AttachmentsTable;
   mailboxes: MailboxesTable;
   custom_tracking_domains: CustomTrackingDomainsTable;

@@ -72,7 +72,8 @@ const ATTEMPTS = 2;
 export async function composeMessage(
   template: AiTemplateFields,
   scope: Record<string, unknown>,
-  options: { llm: LlmClient; seed?: string },
+  /** `validationLlm`: the client of the validation call (default `llm`). */
+  options: { llm: LlmClient; validationLlm?: LlmClient; seed?: string },
 ): Promise<ComposedMessage> {
   const missing = new Set<string>();
   const unknown = new Set<string>();
@@ -137,7 +138,14 @@ export async function composeMessage(
     ];
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       generated = (await options.llm.complete({ messages, ...llmOptions(template.llm_config) })).text;
-      const step = await check(generated, attempt, maxLength, validationInstructions, template, options.llm);
+      const step = await check(
+        generated,
+        attempt,
+        maxLength,
+        validationInstructions,
+        template,
+        options.validationLlm ?? options.llm,
+      );
       history.push(step);
       if (step.valid) {
         return answer({
@@ -215,6 +223,7 @@ async function check(
   if (validationInstructions === null) return step(true, null, 'rules');
   const verdict = (
     await llm.complete({
+      purpose: 'validation',
       messages: [
         {
           role: 'system',

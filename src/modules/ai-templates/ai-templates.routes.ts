@@ -15,6 +15,7 @@ import {
   UpdateAiTemplateBody,
 } from './ai-templates.schemas.js';
 import type { AiTemplatesService } from './ai-templates.service.js';
+import { RenderWithVariablesBody } from './variables-render.js';
 
 /** The hosted service's AI API paths of the same templates (used by the hosted MCP server). */
 const ALIASES: PathAlias[] = [
@@ -80,6 +81,26 @@ export const aiTemplatesRoutes: FastifyPluginAsyncTypebox<{ aiTemplates: AiTempl
       },
     },
     async (request) => aiTemplates.renderAiTemplate(authOf(request), request.body),
+  );
+
+  // The hosted AI API's render: a saved template with the client's variables (no contact needed).
+  instance.post(
+    '/ai/api/templates/:uuid/render',
+    {
+      schema: {
+        tags,
+        operationId: 'renderAiTemplateWithVariables',
+        summary: 'Render a saved AI template with given variables',
+        description:
+          'Fills the template with the variables sent instead of a contact\u2019s and a sender\u2019s, ' +
+          'then runs its AI part like POST /flows/api/ai-templates/render (the team\u2019s LLM connection, ' +
+          'else LEADFLOW_LLM_*).',
+        params: UuidParams,
+        body: RenderWithVariablesBody,
+        response: { 200: RenderAnswer },
+      },
+    },
+    async (request) => aiTemplates.renderWithVariables(authOf(request), request.params.uuid, request.body),
   );
 
   app.get(

@@ -5,7 +5,7 @@ import { AppError, invalidField, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { envelope, type PageParams, resolvePage } from '../../lib/pagination.js';
 import { requireAttachments } from '../attachments/attachments.service.js';
-import type { LlmClient } from '../llm/llm-client.js';
+import { requireLlmConnection, type TeamLlms } from '../llm/team-llms.js';
 import { checkTemplate } from '../templates/render/render.js';
 import { buildScope } from '../templates/render/scope.js';
 import { loadContactTemplateData, loadSenderTemplateData } from '../templates/template-data.repository.js';
@@ -19,6 +19,8 @@ import type {
   UpdateAiTemplateBody,
 } from './ai-templates.schemas.js';
 import type { AiTemplatesTable } from './ai-templates.tables.js';
+import { pickLlms, templateLlms } from './template-llms.js';
+import { templateDataFromVariables } from './variables-render.js';
 
 type CreateInput = Static<typeof CreateAiTemplateBody>;
 type UpdateInput = Static<typeof UpdateAiTemplateBody>;
@@ -105,8 +107,14 @@ function templateFields(saved: repo.AiTemplateRow | undefined, input: RenderInpu
   };
 }
 
-export function createAiTemplatesService(deps: { db: Database; llm: LlmClient }) {
-  const { db, llm } = deps;
+/** The template's LLM connections must be the team's (422 naming the field). */
+async function requireLlms(db: Database, teamId: number, input: UpdateInput | RenderInput) {
+  await requireLlmConnection(db, teamId, input.llm_uuid, 'llm_uuid');
+  await requireLlmConnection(db, teamId, input.validation_llm_uuid, 'validation_llm_uuid');
+}
+
+export function createAiTemplatesService(deps: { db: Database; llms: TeamLlms }) {
+  const { db, llms } = deps;
 
   async function requireTemplate(reader: repo.Reader, uuid: string) {
     const row = await repo.selectAiTemplate(db, reader, uuid);
@@ -151,6 +159,7 @@ export function createAiTemplatesService(deps: { db: Database; llm: LlmClient })
     async createAiTemplate(reader: repo.Reader, input: CreateInput) {
       assertTemplatesParse(input);
       if (input.attachments) await requireAttachments(db, reader.teamId, input.attachments);
+      await requireLlms(db, reader.teamId, input);
       const row = await repo.insertAiTemplate(db, {
         ...columnsOf(input),
         name: input.name.trim(),
@@ -166,6 +175,7 @@ export function createAiTemplatesService(deps: { db: Database; llm: LlmClient })
     async updateAiTemplate(reader: repo.Reader, uuid: string, input: UpdateInput) {
       assertTemplatesParse(input);
       if (input.attachments) await requireAttachments(db, reader.teamId, input.attachments);
+      await requireLlms(db, reader.teamId, input);
       const columns = columnsOf(input);
       const row =
         Object.keys(columns).length > 0
@@ -182,6 +192,7 @@ export function createAiTemplatesService(deps: { db: Database; llm: LlmClient })
     /** Renders a saved or inline template for one contact and sender (and runs its AI part). */
     async renderAiTemplate(reader: repo.Reader, input: RenderInput) {
       assertTemplatesParse(input);
+      await requireLlms(db, reader.teamId, input);
       const saved = input.uuid ? await requireTemplate(reader, input.uuid) : undefined;
       const fields = templateFields(saved, input);
       if (!saved && fields.body === null && fields.prompt === null) {
@@ -204,8 +215,32 @@ export function createAiTemplatesService(deps: { db: Database; llm: LlmClient })
           `sender_profile_uuid: no sender profile of yours has the UUID ${input.sender_profile_uuid}.`,
         );
       }
+      const clients = await templateLlms(llms, pickLlms(saved, input), {
+        teamId: reader.teamId,
+        source: 'template_render',
+        leadUuid: input.lead_uuid,
+        aiTemplateUuid: saved?.uuid ?? null,
+      });
       return composeMessage(fields, buildScope({ ...contact, sender }), {
-        llm,
+        ...clients,
+        ...(input.seed === undefined ? {} : { seed: input.seed }),
+      });
+    },
+
+    /** A saved template filled with the client's variables instead of a contact's (the AI API's render). */
+    async renderWithVariables(
+      reader: repo.Reader,
+      uuid: string,
+      input: { variables?: Record<string, unknown>; seed?: string },
+    ) {
+      const saved = await requireTemplate(reader, uuid);
+      const clients = await templateLlms(llms, saved, {
+        teamId: reader.teamId,
+        source: 'template_render',
+        aiTemplateUuid: saved.uuid,
+      });
+      return composeMessage(saved, buildScope(templateDataFromVariables(input.variables)), {
+        ...clients,
         ...(input.seed === undefined ? {} : { seed: input.seed }),
       });
     },

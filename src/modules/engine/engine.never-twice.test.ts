@@ -13,6 +13,7 @@ import { createEngineHarness, type EngineHarness } from '../../../test/engine-ha
 import { unconfirmingDriver } from '../../../test/unconfirming-driver.js';
 import { createLogger } from '../../lib/logger.js';
 import { noLlm } from '../llm/llm-client.js';
+import { fixedLlms } from '../llm/team-llms.js';
 import type { ChannelDriver, DriverRegistry, OutcomeCheck } from './drivers/driver.js';
 import { SimulatedCrash } from './engine.js';
 import { runTeamBatch } from './run/batch.js';
@@ -243,7 +244,7 @@ describe('claims', () => {
     const deps = {
       db: h.ctx.db,
       log: createLogger('silent'),
-      renderer: createTemplateRenderer({ llm: noLlm }),
+      renderer: createTemplateRenderer({ llms: fixedLlms(noLlm) }),
       triggerDefaultWaitSeconds: 60,
       http: { client: undefined as never, sleep: async () => {} },
     };

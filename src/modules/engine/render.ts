@@ -49,5 +49,7 @@ export interface PreparedRender {
     leadUuid: string,
     senderUuid: string | null,
     seed: string,
+    /** The flow the message is for (recorded in the LLM log). */
+    flowUuid?: string,
   ): Promise<ComposedAction>;
 }

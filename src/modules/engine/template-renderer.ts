@@ -1,17 +1,18 @@
 // The engine's renderer is the shared message renderer of src/modules/templates: the same variables,
 // Liquid and spintax as the render endpoint, loaded once per batch, seeded per enrollment step so a
 // retry renders the same text. Nodes naming a saved AI template compose through `composeMessage`, the
-// code behind POST /flows/api/ai-templates/render, with this process's LLM client.
+// code behind POST /flows/api/ai-templates/render, with the team's LLM (its connection, else LEADFLOW_LLM_*), each call logged.
 
 import { AppError } from '../../lib/errors.js';
 import { composeMessage } from '../ai-templates/ai-message.js';
-import type { LlmClient } from '../llm/llm-client.js';
+import { templateLlms } from '../ai-templates/template-llms.js';
+import type { TeamLlms } from '../llm/team-llms.js';
 import { renderTemplate, TemplateError } from '../templates/render/render.js';
 import { buildScope } from '../templates/render/scope.js';
 import { loadContactTemplateData, loadSenderTemplateData } from '../templates/template-data.repository.js';
 import type { ActionRenderer, ComposedAction } from './render.js';
 
-export function createTemplateRenderer(deps: { llm: LlmClient }): ActionRenderer {
+export function createTemplateRenderer(deps: { llms: TeamLlms }): ActionRenderer {
   return {
     async prepare(db, teamId, leadUuids, senderUuids, aiTemplateUuids) {
       const [contacts, senders, aiTemplates] = await Promise.all([
@@ -48,7 +49,7 @@ export function createTemplateRenderer(deps: { llm: LlmClient }): ActionRenderer
           }
         },
 
-        async compose(aiTemplateUuid, leadUuid, senderUuid, seed): Promise<ComposedAction> {
+        async compose(aiTemplateUuid, leadUuid, senderUuid, seed, flowUuid): Promise<ComposedAction> {
           const template = templates.get(aiTemplateUuid.toLowerCase());
           const failed = (error: string): ComposedAction => ({
             text: null,
@@ -60,7 +61,14 @@ export function createTemplateRenderer(deps: { llm: LlmClient }): ActionRenderer
           const scope = scopeOf(leadUuid, senderUuid);
           if (!scope) return failed('The contact no longer exists.');
           try {
-            const composed = await composeMessage(template, scope, { llm: deps.llm, seed });
+            const clients = await templateLlms(deps.llms, template, {
+              teamId,
+              source: 'flow_node',
+              flowUuid: flowUuid ?? null,
+              leadUuid,
+              aiTemplateUuid: template.uuid,
+            });
+            const composed = await composeMessage(template, scope, { ...clients, seed });
             const base = {
               subject: composed.rendered_subject,
               // Blanks in a prompt do not reach the message; blanks in a body (or fallback) do.

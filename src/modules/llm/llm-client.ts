@@ -12,9 +12,14 @@ export type ChatRequest = {
   temperature?: number;
   max_tokens?: number;
   top_p?: number;
+  /** What the call is for, recorded in the LLM log (default generation). */
+  purpose?: 'generation' | 'validation';
 };
 
-export type ChatResult = { text: string; model: string };
+/** Tokens the endpoint reported (0 when it reported none). */
+export type TokenUsage = { prompt_tokens: number; completion_tokens: number };
+
+export type ChatResult = { text: string; model: string; usage?: TokenUsage };
 
 /** Why a call produced no text: the caller says so in its answer (AI templates: `handling_error`). */
 export type LlmFailure = 'not_configured' | 'timeout' | 'http_error' | 'connection_error' | 'empty_answer';

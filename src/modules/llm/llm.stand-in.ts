@@ -96,13 +96,22 @@ export async function startLlmStandIn(): Promise<LlmStandIn> {
       choices: [
         { index: 0, message: { role: 'assistant', content: reply.content ?? '' }, finish_reason: 'stop' },
       ],
-      usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+      // Words stand in for tokens, so tests can tell the counts apart.
+      usage: usage(body.messages, reply.content ?? ''),
     });
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   standIn.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
   return standIn;
+}
+
+const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
+
+function usage(messages: ChatMessage[], answer: string) {
+  const prompt = messages.reduce((sum, message) => sum + words(message.content), 0);
+  const completion = words(answer);
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 
 function send(res: ServerResponse, status: number, body: unknown) {

@@ -12,7 +12,10 @@ import {
   noLlm,
 } from './llm-client.js';
 
-export function createLlmClient(config: Config['llm']): LlmClient {
+/** The server-wide settings (LEADFLOW_LLM_*), or a team's connection over them; `fetch`: a guarded one. */
+export type LlmSettings = Config['llm'] & { fetch?: typeof globalThis.fetch };
+
+export function createLlmClient(config: LlmSettings): LlmClient {
   if (!config.baseUrl) return noLlm;
   const sdk = new OpenAI({
     baseURL: config.baseUrl,
@@ -20,6 +23,7 @@ export function createLlmClient(config: Config['llm']): LlmClient {
     apiKey: config.apiKey ?? 'none',
     timeout: config.timeoutMs,
     maxRetries: config.maxRetries,
+    ...(config.fetch ? { fetch: config.fetch } : {}),
   });
   const limit = concurrencyLimit(config.concurrency);
 
@@ -42,7 +46,14 @@ export function createLlmClient(config: Config['llm']): LlmClient {
         }
         const text = completion.choices?.[0]?.message?.content?.trim() ?? '';
         if (!text) throw new LlmError('empty_answer', `The LLM (${model}) answered with no text.`);
-        return { text, model: completion.model ?? model };
+        return {
+          text,
+          model: completion.model ?? model,
+          usage: {
+            prompt_tokens: completion.usage?.prompt_tokens ?? 0,
+            completion_tokens: completion.usage?.completion_tokens ?? 0,
+          },
+        };
       }),
   };
 }

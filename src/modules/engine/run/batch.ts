@@ -198,6 +198,7 @@ async function loadContext(
         work.fl.lead_uuid,
         work.fl.sender_profile_uuid,
         `${work.fl.uuid}:${node.id}`,
+        work.fl.flow_uuid,
       );
     },
     renderText(work, template) {
