@@ -24,6 +24,7 @@ import {
 } from './modules/browsers/chromium/chromium-driver.js';
 import { createSeatBrowsers, type SeatBrowsers } from './modules/browsers/chromium/seat-browsers.js';
 import { createLiveView } from './modules/browsers/live-view/live-view.service.js';
+import { seatBreakers } from './modules/browsers/seat-health.js';
 import { runBulkOperationHandler } from './modules/bulk-operations/bulk-operations.jobs.js';
 import { createBulkOperationsService } from './modules/bulk-operations/bulk-operations.service.js';
 import { companyMassActionRunner } from './modules/companies/companies.mass-actions.js';
@@ -191,6 +192,9 @@ export function createChannelDrivers(deps: ServiceDeps, log: Logger, options: En
                 baseUrl: deps.config.linkedin.baseUrl,
                 logger: log,
                 attachmentFiles: createAttachmentFiles(deps.db, createLocalFileStore(deps.config.filesDir)),
+                breakers: seatBreakers(deps.db, { teamId: seat.team_id, seatId: seat.id }, () =>
+                  deps.clock.now(),
+                ),
               },
             ),
           ...options.linkedinDrivers,

@@ -6,6 +6,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../../../test/harness.js';
 import { type Replica, startReplica } from '../../../../test/linkedin-replica/replica.js';
+import type { ActionRequest, ActionType } from '../../engine/drivers/driver.js';
+import { applyHealthReport, BREAKER_MISSES, seatBreakers } from '../seat-health.js';
+import { createChromiumDriver } from './chromium-driver.js';
 import { healthTour } from './chromium-health.js';
 import { openReplicaSeat, type ReplicaSeat } from './replica-seat.test-support.js';
 import { guardLoopback } from './test-guard.js';
@@ -104,6 +107,105 @@ describe('the selector health tour', { timeout: 180_000 }, () => {
     } finally {
       replica.mode.renamedHooks = false;
     }
+  });
+
+  const request = (type: ActionType, slug: string): ActionRequest => ({
+    teamId: seat.teamId,
+    taskUuid: `task-${Math.random()}`,
+    type,
+    senderProfileUuid: seat.senderUuid,
+    lead: {
+      uuid: `lead-${slug}`,
+      first_name: null,
+      last_name: null,
+      name: null,
+      ln_member_id: null,
+      ln_id: null,
+      sn_id: null,
+      linkedin: slug,
+      work_email: null,
+      personal_email: null,
+    },
+    text: null,
+    subject: null,
+    attachments: [],
+    options: {},
+    at: new Date(),
+  });
+  const breakersRow = () =>
+    ctx.db
+      .selectFrom('linkedin_browsers')
+      .select(['action_breakers', 'health_checked_at'])
+      .where('id', '=', seat.seatId)
+      .executeTakeFirstOrThrow();
+  const issues = () =>
+    ctx.db
+      .selectFrom('events')
+      .selectAll()
+      .where('team_id', '=', seat.teamId)
+      .where('name', '=', 'sender_profile_issue')
+      .execute();
+
+  it('a failed check pauses the action types it broke (one event), a passing one resumes them', async () => {
+    const ids = { teamId: seat.teamId, seatId: seat.seatId };
+    const breakers = seatBreakers(ctx.db, ids);
+    const driver = createChromiumDriver(ids, {
+      browsers: seat.browsers,
+      baseUrl: replica.url,
+      contentTimeoutMs: 1_500,
+      breakers,
+    });
+    replica.mode.renamedHooks = true;
+    const failed = await tour(1_500).finally(() => {
+      replica.mode.renamedHooks = false;
+    });
+    expect(new Set(await applyHealthReport(ctx.db, ids, failed, new Date()))).toEqual(
+      new Set([
+        'linkedin_send_connection_request',
+        'linkedin_withdraw_connection_request',
+        'linkedin_visit_profile',
+        'linkedin_like_latest_post',
+        'linkedin_comment_latest_post',
+        'linkedin_endorse_skills',
+      ]),
+    );
+    // The composer was found: messages go on.
+    expect((await breakersRow()).action_breakers.linkedin_send_message).toBeUndefined();
+    expect(await issues()).toHaveLength(1);
+    const before = replica.state.actions.length;
+    expect(await driver.perform(request('linkedin_send_connection_request', 'person-5'))).toMatchObject({
+      ok: false,
+      reason: 'selector_health',
+      retryAfterMs: 3_600_000,
+    });
+    expect(replica.state.actions).toHaveLength(before); // not even a visit: no browser for a paused type
+    // Checked again on the known layout: every breaker closes, actions run.
+    expect(await applyHealthReport(ctx.db, ids, await tour(10_000), new Date())).toEqual([]);
+    expect(Object.values((await breakersRow()).action_breakers).filter((b) => b.open_since)).toEqual([]);
+    expect(await driver.perform(request('linkedin_send_connection_request', 'person-5'))).toMatchObject({
+      ok: true,
+    });
+    // Misses of one type before its click, in a row, open its breaker too.
+    replica.mode.renamedHooks = true;
+    try {
+      for (let i = 0; i < BREAKER_MISSES; i++) {
+        expect(await driver.perform(request('linkedin_like_latest_post', 'person-3'))).toMatchObject({
+          reason: 'transient',
+          message: expect.stringMatching(/^selector_miss/),
+        });
+      }
+    } finally {
+      replica.mode.renamedHooks = false;
+    }
+    expect((await breakersRow()).action_breakers.linkedin_like_latest_post).toMatchObject({
+      misses: BREAKER_MISSES,
+      open_since: expect.any(String),
+    });
+    expect(await issues()).toHaveLength(2);
+    expect(await driver.perform(request('linkedin_like_latest_post', 'person-3'))).toMatchObject({
+      reason: 'selector_health',
+    });
+    expect(replica.actions('like')).toEqual([]);
   });
 
   it('stops on a lost session', async () => {
