@@ -1,7 +1,7 @@
 // How each node type of the catalogue behaves (the table in ../CONTEXT.md says the same in prose).
 // The engine dispatches on the kind; unknown types behave as `skip`, so a node the engine does not
 // know never strands a contact.
-import { isActionType } from '../drivers/driver.js';
+import { isActionType } from '../../channels/driver.js';
 import type { SignalKind } from '../engine.tables.js';
 
 export type NodeKind =

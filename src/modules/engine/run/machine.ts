@@ -5,11 +5,11 @@
 // the network returns a Need; the batch answers every Need of a round at once and runs it again.
 import jsonLogic from 'json-logic-js';
 import { newId } from '../../../lib/ids.js';
+import { uniform } from '../../../lib/rng.js';
 import { addDelay, isValidTimeZone, nextOpenInstant } from '../../../lib/schedule.js';
-import { channelOf, isActionType, TEXT_ACTIONS } from '../drivers/driver.js';
+import { channelOf, isActionType, TEXT_ACTIONS } from '../../channels/driver.js';
 import { kindOf, SKIP_REASONS, TRIGGER_SIGNALS } from '../nodes/catalog.js';
 import type { ComposedAction } from '../render.js';
-import { uniform } from '../rng.js';
 import type { EngineNode } from '../version.js';
 import type { BatchContext, NewTask, TaskOutcome, TaskRow, Work, WorkStep } from './work.js';
 
