@@ -7,9 +7,9 @@
 // tour finds everything the type needs. Instead of burning retries on a page the driver no longer knows.
 import { sql } from 'kysely';
 import type { Database, Executor } from '../../db/database.js';
-import type { ActionType } from '../engine/drivers/driver.js';
-import { senderObject } from '../engine/event-objects.js';
+import type { ActionType } from '../channels/driver.js';
 import { emitEvents } from '../events/emit.js';
+import { senderObject } from '../events/event-objects.js';
 import type { ActionBreaker } from './browsers.tables.js';
 import type { HealthReport } from './chromium/chromium-health.js';
 import { ACTIONS_NEEDING } from './chromium/site-check.js';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../../../test/harness.js';
 import { type Replica, startReplica } from '../../../../test/linkedin-replica/replica.js';
-import type { ActionRequest, ActionType } from '../../engine/drivers/driver.js';
+import type { ActionRequest, ActionType } from '../../channels/driver.js';
 import { applyHealthReport, BREAKER_MISSES, seatBreakers } from '../seat-health.js';
 import { createChromiumDriver } from './chromium-driver.js';
 import { healthTour } from './chromium-health.js';
