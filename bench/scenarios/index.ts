@@ -15,6 +15,7 @@ import { linkedinSyncScenario } from './linkedin-sync.js';
 import { previewScenario } from './preview.js';
 import { tasksScenario } from './tasks.js';
 import { templatesScenario } from './templates.js';
+import { webScenario } from './web.js';
 import { webhooksScenario } from './webhooks.js';
 
 export const scenarios: Scenario[] = [
@@ -27,6 +28,7 @@ export const scenarios: Scenario[] = [
   templatesScenario,
   engineScenario,
   previewScenario,
+  webScenario,
   tasksScenario,
   linkedinScenario,
   linkedinSyncScenario,

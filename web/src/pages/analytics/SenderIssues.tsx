@@ -45,7 +45,7 @@ export function SenderIssues() {
       <List size="sm">
         {issues.map((issue) => (
           <List.Item key={issue.key}>
-            <Anchor component={Link} to={issue.to}>
+            <Anchor component={Link} to={issue.to} c="inherit" underline="always">
               {issue.text}
             </Anchor>
           </List.Item>
