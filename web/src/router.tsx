@@ -118,6 +118,7 @@ const routeTree = rootRoute.addChildren([
       settingsPage('/tags', () => import('./pages/settings/CatalogPage'), 'TagsPage'),
       settingsPage('/stages', () => import('./pages/settings/CatalogPage'), 'StagesPage'),
       settingsPage('/custom-fields', () => import('./pages/settings/CatalogPage'), 'CustomFieldsPage'),
+      settingsPage('/blacklist', () => import('./pages/settings/BlacklistPage'), 'BlacklistPage'),
     ]),
     ...flowRoutes(appRoute),
     taskRoutes(appRoute),

@@ -119,12 +119,14 @@ export type CompiledFilters = { where: RawBuilder<SqlBool> | undefined; needsCon
 /**
  * The SQL condition of a webhook's filters over events `e` joined to their contact `l`. `spec` is the
  * team's contact filter spec (only needed when there are contact keys). Throws a 422 AppError naming
- * the filter key when the filters do not compile.
+ * the filter key when the filters do not compile. `teamId` is the events' team, written into subqueries
+ * as a value (so on Citus they reach the team's own shard group).
  */
 export function compileWebhookFilters(
   event: EventName,
   filters: WebhookFilters,
   spec: FilterSpec | undefined,
+  teamId: number,
 ): CompiledFilters {
   const parsed = parseFilters(filters);
   if ((parsed.contact || parsed.flows) && !EVENT_CATALOG[event].contact) {
@@ -143,7 +145,7 @@ export function compileWebhookFilters(
     conditions.push(sql<SqlBool>`((e.payload -> 'automation' ->> 'uuid') = any(${parsed.flows}::text[])
       or exists (
         select 1 from flow_leads fl
-        where fl.team_id = e.team_id and fl.lead_uuid = e.lead_uuid and fl.flow_uuid = any(${parsed.flows}::uuid[])
+        where fl.team_id = ${teamId} and fl.lead_uuid = e.lead_uuid and fl.flow_uuid = any(${parsed.flows}::uuid[])
       ))`);
   }
   return {

@@ -73,7 +73,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
   /** Compiles the filters the way fan-out will, so a filter that cannot run is refused now. */
   async function checkFilters(teamId: number, event: EventName, filters: WebhookFilters): Promise<void> {
     const spec = hasContactKeys(filters) ? await loadLeadFilterSpec(db, teamId) : undefined;
-    compileWebhookFilters(event, filters, spec);
+    compileWebhookFilters(event, filters, spec, teamId);
     for (const list of listUuidsOf(filters)) await requireList(db, teamId, list, 'filters.list_uuid');
   }
 

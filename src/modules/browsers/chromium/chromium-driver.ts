@@ -33,7 +33,7 @@ export { type ChromiumOptions, type ChromiumSeat, handleOf } from './chromium-pa
 export { createChromiumReader } from './chromium-reads.js';
 
 export function createChromiumDriver(seat: ChromiumSeat, options: ChromiumOptions): ChannelDriver {
-  const p = pages(options);
+  const p = pages(options, seat);
 
   /** The files of a message's attachments, read before the browser is taken. */
   async function filesOf(request: ActionRequest): Promise<AttachmentFile[]> {

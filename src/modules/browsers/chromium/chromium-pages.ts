@@ -16,6 +16,7 @@ import {
   SELECTORS as S,
   sessionProblem,
 } from './linkedin-pages.js';
+import { pageDumps } from './page-dumps.js';
 import { SeatBusyError } from './seat-browsers.js';
 
 export type StopReason = FailureReason | 'selector_miss';
@@ -45,6 +46,11 @@ export type ChromiumOptions = {
   timeoutMs?: number;
   /** Longest wait for an action's confirmation after its irreversible click (ms; default timeoutMs). */
   confirmTimeoutMs?: number;
+  /**
+   * Longest wait for a loaded page's content - its card, list or empty state - before `selector_miss`
+   * (ms; default timeoutMs). LinkedIn hydrates within a few seconds of `domcontentloaded`.
+   */
+  contentTimeoutMs?: number;
   /** Reads the files of a message's attachments (without it, a message with attachments is refused). */
   attachmentFiles?: import('../../attachments/attachment-files.js').AttachmentFiles;
 };
@@ -90,10 +96,16 @@ export function failure(
 /** LinkedIn's own refusals after a click: the action did not happen, so they stand as they are. */
 const REFUSALS: ReadonlySet<StopReason> = new Set(['weekly_limit', 'note_quota', 'cant_resend_yet']);
 
-export function pages(options: ChromiumOptions) {
+export function pages(options: ChromiumOptions, seat?: ChromiumSeat) {
   const urls = linkedInUrls(options.baseUrl);
+  const dumps = pageDumps(
+    seat ? options.browsers.pageDumpsDir : undefined,
+    seat ?? { teamId: 0, seatId: 0 },
+    options.logger,
+  );
   const timeout = options.timeoutMs ?? 15_000;
   const confirmTimeout = options.confirmTimeoutMs ?? timeout;
+  const contentTimeout = options.contentTimeoutMs ?? timeout;
 
   /** Where the page is now; a login, authwall or checkpoint page stops everything. */
   function where(page: Page): PageKind {
@@ -107,7 +119,16 @@ export function pages(options: ChromiumOptions) {
 
   async function go(page: Page, url: string): Promise<PageKind> {
     await page.goto(url, { waitUntil: 'domcontentloaded', timeout });
-    return where(page);
+    const kind = where(page);
+    // A page of no known kind: kept (redacted) for whoever updates the site profile.
+    if (kind === 'unknown') await dumps.save(page, { what: `a page of no known kind after ${url}` });
+    return kind;
+  }
+
+  /** The page is of the right kind but not what the driver knows: saved (redacted), then selector_miss. */
+  async function miss(page: Page, missed: string, message: string): Promise<never> {
+    await dumps.save(page, { what: message, missed: [missed] });
+    return stop('selector_miss', message);
   }
 
   const has = (page: Page, selector: string) => present(page.locator(selector));
@@ -135,17 +156,17 @@ export function pages(options: ChromiumOptions) {
    * The hydrated content of a page of the right kind: the first match of `list`, or LinkedIn's empty
    * state; neither in time is `selector_miss` (the page changed or did not render) - never "nothing".
    */
-  async function content(page: Page, list: string, what: string): Promise<'found' | 'empty'> {
+  async function content(page: Page, list: string, what: string, item = what): Promise<'found' | 'empty'> {
     const seen = await until(
       page,
       [
         ['found', () => present(page.locator(list))],
         ['empty', () => present(page.locator(S.emptyState))],
       ],
-      timeout,
+      contentTimeout,
     );
     if (!seen)
-      stop('selector_miss', `The ${what} showed neither its list nor an empty state (${page.url()}).`);
+      await miss(page, item, `The ${what} showed neither its list nor an empty state (${page.url()}).`);
     return seen!;
   }
 
@@ -167,16 +188,28 @@ export function pages(options: ChromiumOptions) {
     }
   }
 
-  /** After `commit`'s click: waits for a confirming state, else `unconfirmed`. */
+  /**
+   * After `commit`'s click: waits for a confirming state, else `unconfirmed`. An error toast ends the
+   * wait at once (still `unconfirmed`: LinkedIn may have done it all the same) unless `states` reads it.
+   */
   async function confirmed<K extends string>(
     page: Page,
     what: string,
     states: Array<[K, () => Promise<boolean>]>,
   ): Promise<K> {
-    const seen = await until(page, states, confirmTimeout);
+    const toast = page.locator(S.errorToast).first();
+    const seen = await until<K | 'error_toast'>(
+      page,
+      [...states, ['error_toast', () => present(toast)]],
+      confirmTimeout,
+    );
+    if (seen === 'error_toast') {
+      const said = (await toast.innerText({ timeout: 1_000 }).catch(() => '')).trim();
+      stop('unconfirmed', `${what}: LinkedIn showed an error after the click: ${said || '(no text)'}`);
+    }
     if (!seen)
       stop('unconfirmed', `${what}: LinkedIn showed no confirmation within ${confirmTimeout / 1000} s.`);
-    return seen!;
+    return seen as K;
   }
 
   /** The profile's top card (either layout), once hydrated. */
@@ -185,8 +218,9 @@ export function pages(options: ChromiumOptions) {
     if (kind === 'not_found') stop('not_found', `LinkedIn has no profile ${handle}.`);
     if (kind !== 'profile') stop('transient', `Expected a profile page, got ${page.url()}.`);
     const card = page.locator(S.profile.topCard).first();
-    const seen = await until(page, [['card', () => present(card)]], timeout);
-    if (!seen) stop('selector_miss', `The profile ${handle} showed no top card this driver knows.`);
+    const seen = await until(page, [['card', () => present(card)]], contentTimeout);
+    if (!seen)
+      await miss(page, 'profile.topCard', `The profile ${handle} showed no top card this driver knows.`);
     return card;
   }
 
@@ -217,8 +251,11 @@ export function pages(options: ChromiumOptions) {
   return {
     urls,
     timeout,
+    contentTimeout,
     where,
     go,
+    miss,
+    dumps,
     has,
     until,
     content,

@@ -1,13 +1,13 @@
 // A company: its fields edited in place, stage, tags and custom fields, its contacts, notes and the
 // timeline of the company and its contacts.
-import { Alert, Anchor, Grid, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Grid, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { api, call } from '../../api';
-import { EditableField } from '../../ui/EditableField';
 import { CrmFields } from './CrmFields';
 import { type Contact, contactName } from './contact';
 import { Notes } from './Notes';
+import { RecordDetails, RecordSection } from './RecordDetails';
 import { Timeline } from './Timeline';
 
 const FIELDS = [
@@ -68,33 +68,8 @@ export function CompanyPage() {
       <Grid>
         <Grid.Col span={{ base: 12, md: 7 }}>
           <Stack>
-            <Paper withBorder p="md" component="section" aria-label="Details">
-              <Title order={2} size="h4" mb="sm">
-                Details
-              </Title>
-              <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                {FIELDS.map((f) => (
-                  <EditableField
-                    key={f.key}
-                    label={f.label}
-                    field={f.key}
-                    value={c[f.key] as string | null}
-                    onSave={(value) => save({ [f.key]: value })}
-                  />
-                ))}
-              </SimpleGrid>
-              <EditableField
-                label="About"
-                field="about"
-                multiline
-                value={c.about as string | null}
-                onSave={(value) => save({ about: value })}
-              />
-            </Paper>
-            <Paper withBorder p="md" component="section" aria-label="Contacts">
-              <Title order={2} size="h4" mb="sm">
-                Contacts ({people.data?.total ?? 0})
-              </Title>
+            <RecordDetails fields={FIELDS} record={c} onSave={save} />
+            <RecordSection title={`Contacts (${people.data?.total ?? 0})`} label="Contacts">
               {people.data?.total === 0 ? (
                 <Text c="dimmed">No contact works here yet. Set a contact’s company to link it.</Text>
               ) : (
@@ -117,13 +92,10 @@ export function CompanyPage() {
                   </Table.Tbody>
                 </Table>
               )}
-            </Paper>
-            <Paper withBorder p="md" component="section" aria-label="Timeline">
-              <Title order={2} size="h4" mb="sm">
-                Timeline
-              </Title>
+            </RecordSection>
+            <RecordSection title="Timeline">
               <Timeline filter={{ company_uuid: uuid }} />
-            </Paper>
+            </RecordSection>
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>
@@ -137,12 +109,9 @@ export function CompanyPage() {
                 onSave={save}
               />
             </Paper>
-            <Paper withBorder p="md" component="section" aria-label="Notes">
-              <Title order={2} size="h4" mb="sm">
-                Notes
-              </Title>
+            <RecordSection title="Notes">
               <Notes object="company" uuid={uuid} />
-            </Paper>
+            </RecordSection>
           </Stack>
         </Grid.Col>
       </Grid>

@@ -1,17 +1,17 @@
 // A contact: every field edited in place, list, stage, tags and custom fields, the flows it is in, notes
 // and its timeline.
-import { Alert, Anchor, Grid, Group, Paper, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Grid, Group, Paper, Select, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { useState } from 'react';
 import { api, call, messageOf } from '../../api';
-import { EditableField } from '../../ui/EditableField';
 import { fieldMessage } from '../../ui/field-error';
 import { useLists } from '../../ui/useCatalogs';
 import { ContactFlows } from './ContactFlows';
 import { CrmFields } from './CrmFields';
 import { type Contact, contactName } from './contact';
 import { Notes } from './Notes';
+import { RecordDetails, RecordSection } from './RecordDetails';
 import { Timeline } from './Timeline';
 
 const FIELDS = [
@@ -99,35 +99,10 @@ export function ContactPage() {
       <Grid>
         <Grid.Col span={{ base: 12, md: 7 }}>
           <Stack>
-            <Paper withBorder p="md" component="section" aria-label="Details">
-              <Title order={2} size="h4" mb="sm">
-                Details
-              </Title>
-              <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                {FIELDS.map((f) => (
-                  <EditableField
-                    key={f.key}
-                    label={f.label}
-                    field={f.key}
-                    value={c[f.key] as string | null}
-                    onSave={(value) => save({ [f.key]: value })}
-                  />
-                ))}
-              </SimpleGrid>
-              <EditableField
-                label="About"
-                field="about"
-                multiline
-                value={c.about as string | null}
-                onSave={(value) => save({ about: value })}
-              />
-            </Paper>
-            <Paper withBorder p="md" component="section" aria-label="Timeline">
-              <Title order={2} size="h4" mb="sm">
-                Timeline
-              </Title>
+            <RecordDetails fields={FIELDS} record={c} onSave={save} />
+            <RecordSection title="Timeline">
               <Timeline filter={{ lead_uuid: uuid }} />
-            </Paper>
+            </RecordSection>
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>
@@ -158,18 +133,12 @@ export function ContactPage() {
                 />
               </Stack>
             </Paper>
-            <Paper withBorder p="md" component="section" aria-label="Flows">
-              <Title order={2} size="h4" mb="sm">
-                Flows
-              </Title>
+            <RecordSection title="Flows">
               <ContactFlows leadUuid={uuid} name={name} />
-            </Paper>
-            <Paper withBorder p="md" component="section" aria-label="Notes">
-              <Title order={2} size="h4" mb="sm">
-                Notes
-              </Title>
+            </RecordSection>
+            <RecordSection title="Notes">
               <Notes object="lead" uuid={uuid} />
-            </Paper>
+            </RecordSection>
           </Stack>
         </Grid.Col>
       </Grid>
