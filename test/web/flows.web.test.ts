@@ -211,7 +211,7 @@ describe.skipIf(webTestsUnavailable)('web application: flows and the builder', {
 
     await page.getByRole('button', { name: 'Stop Robin0 Test' }).click();
     await page.getByRole('dialog', { name: 'Please confirm' }).getByRole('button', { name: 'Stop' }).click();
-    await page.getByRole('radio', { name: 'Stopped (1)' }).waitFor();
+    await page.getByRole('radio', { name: 'Stopped (1)' }).waitFor({ state: 'attached' });
     await page.getByText('Stopped (1)').click();
     await expect.poll(() => table.getByRole('row').count()).toBe(2);
     await expect.poll(() => table.textContent()).toMatch(/Robin0 Test.*Stopped.*Ended: canceled/);
