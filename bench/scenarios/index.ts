@@ -1,6 +1,7 @@
 // Every benchmark scenario; `npm run bench -- <name...>` runs a subset.
 import type { Scenario } from '../lib.js';
 import { authScenario } from './auth.js';
+import { builderScenario } from './builder.js';
 import { companiesScenario } from './companies.js';
 import { crmScenario } from './crm.js';
 import { crmSettingsScenario } from './crm-settings.js';
@@ -15,7 +16,6 @@ import { linkedinSyncScenario } from './linkedin-sync.js';
 import { previewScenario } from './preview.js';
 import { tasksScenario } from './tasks.js';
 import { templatesScenario } from './templates.js';
-import { webScenario } from './web.js';
 import { webhooksScenario } from './webhooks.js';
 
 export const scenarios: Scenario[] = [
@@ -28,7 +28,7 @@ export const scenarios: Scenario[] = [
   templatesScenario,
   engineScenario,
   previewScenario,
-  webScenario,
+  builderScenario,
   tasksScenario,
   linkedinScenario,
   linkedinSyncScenario,

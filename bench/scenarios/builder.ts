@@ -48,12 +48,12 @@ const KEY_PROBE = `window.__keys = []; document.addEventListener('keydown', () =
   requestAnimationFrame(() => setTimeout(() => window.__keys.push(performance.now() - t0), 0));
 }, true);`;
 
-export const webScenario: Scenario = {
-  name: 'web',
+export const builderScenario: Scenario = {
+  name: 'builder',
   description:
     'flow builder with 100 steps: open (goal < 1 s) and keystroke render in the side panel (goal < 50 ms)',
   async run(server, log) {
-    const deps = await server.newDatabase('web');
+    const deps = await server.newDatabase('builder');
     const { app, url } = await listen(deps);
     const { services, handle } = deps;
     const email = `bench-web-${Date.now()}@example.test`;
@@ -124,13 +124,13 @@ export const webScenario: Scenario = {
 
       rows.push(
         {
-          scenario: 'web',
+          scenario: 'builder',
           metric: 'builder opens 100 steps, first visit',
           value: Math.round(cold),
           unit: 'ms',
         },
         {
-          scenario: 'web',
+          scenario: 'builder',
           metric: 'builder opens 100 steps, reload (median of 5)',
           value: Math.round(median(warm)),
           unit: 'ms',
@@ -138,7 +138,7 @@ export const webScenario: Scenario = {
           pass: median(warm) < 1000,
         },
         {
-          scenario: 'web',
+          scenario: 'builder',
           metric: 'keystroke in the side panel to next frame, p95',
           value: Math.round(percentile(keys, 95) * 10) / 10,
           unit: 'ms',
@@ -147,7 +147,7 @@ export const webScenario: Scenario = {
           pass: percentile(keys, 95) < 50,
         },
         {
-          scenario: 'web',
+          scenario: 'builder',
           metric: 'keystroke in the side panel to next frame, p50',
           value: Math.round(median(keys) * 10) / 10,
           unit: 'ms',
