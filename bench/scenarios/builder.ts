@@ -4,7 +4,8 @@
 // render (keydown to the next frame, 40 keys typed into a step's Text) beside an empty page's keystroke
 // in the same run (a bare <input>: the browser's own floor on this machine).
 import { chromium } from 'playwright-core';
-import { makeFlow, makeSender, type NodeSpec } from '../../test/automation-factories.js';
+import { defaultSchedule } from '../../src/lib/schedule.js';
+import { buildNodes, makeSender, type NodeSpec } from '../../test/automation-factories.js';
 import { chromiumPath } from '../../test/system-programs.js';
 import { type BenchRow, listen, median, percentile, type Scenario } from '../lib.js';
 
@@ -57,12 +58,25 @@ export const builderScenario: Scenario = {
     const { app, url } = await listen(deps);
     const { services, handle } = deps;
     const email = `bench-web-${Date.now()}@example.test`;
-    const { team_id: teamId } = await services.identity.createUserWithTeam({ email, teamName: 'Bench web' });
-    const sender = await makeSender(handle.db, teamId);
-    const flow = await makeFlow(handle.db, teamId, {
-      nodes: hundredNodes(),
-      senders: [sender.uuid],
-      status: 'off',
+    const owner = await services.identity.createUserWithTeam({ email, teamName: 'Bench web' });
+    const sender = await makeSender(handle.db, owner.team_id);
+    // Through the API, as the builder saves: the flow, then its 100-step version.
+    const call = async (url: string, payload: object) => {
+      const res = await app.inject({
+        method: 'POST',
+        url,
+        headers: { authorization: `Bearer ${owner.api_key}` },
+        payload,
+      });
+      if (res.statusCode >= 300) throw new Error(`${url} -> ${res.statusCode}: ${res.body}`);
+      return res.json() as { uuid: string };
+    };
+    const flow = await call('/flows/api/flows', { name: 'Hundred steps', schedule: defaultSchedule('UTC') });
+    await call(`/flows/api/flows/${flow.uuid}/flow-versions`, {
+      nodes: buildNodes(hundredNodes()),
+      contact_sources: [
+        { id: 1, name: null, rotation_strategy: 'fair', sender_profiles: [sender.uuid], after_id: 1 },
+      ],
     });
     const browser = await chromium.launch({
       executablePath: chromiumPath,
