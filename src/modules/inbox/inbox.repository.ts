@@ -27,8 +27,6 @@ type LastMessage = { key: string; uuid: string; direction: 'inbox' | 'outbox'; s
 
 const and = (parts: RawBuilder<SqlBool>[]) => (parts.length ? sql.join(parts, sql` and `) : sql`true`);
 
-const unreadEmail = sql`e.type = 'inbox' and e.read_at is null`;
-
 export async function selectInbox(
   db: Executor,
   teamId: number,
@@ -36,39 +34,28 @@ export async function selectInbox(
   page: { limit: number; offset: number },
 ) {
   const li: RawBuilder<SqlBool>[] = [sql`c.team_id = ${teamId}`];
-  const em: RawBuilder<SqlBool>[] = [
-    sql`e.team_id = ${teamId}`,
-    sql`e.lead_uuid is not null`,
-    sql`e.classification is distinct from 'bounce'`,
-  ];
+  const em: RawBuilder<SqlBool>[] = [sql`t.team_id = ${teamId}`];
   if (filter.sender_profile_uuid) {
     li.push(sql`c.sender_profile_uuid = any(${filter.sender_profile_uuid}::uuid[])`);
-    em.push(sql`e.sender_profile_uuid = any(${filter.sender_profile_uuid}::uuid[])`);
+    em.push(sql`t.sender_profile_uuid = any(${filter.sender_profile_uuid}::uuid[])`);
   }
   if (filter.lead_uuid) {
     li.push(sql`c.lead_uuid = ${filter.lead_uuid}`);
-    em.push(sql`e.lead_uuid = ${filter.lead_uuid}`);
+    em.push(sql`t.lead_uuid = ${filter.lead_uuid}`);
   }
-  if (filter.unread === true) li.push(sql`c.unread_count > 0`);
-  if (filter.unread === false) li.push(sql`c.unread_count = 0`);
-  const having =
-    filter.unread === undefined
-      ? sql``
-      : sql`having (count(*) filter (where ${unreadEmail}) > 0) = ${filter.unread}`;
+  if (filter.unread !== undefined) {
+    li.push(filter.unread ? sql`c.unread_count > 0` : sql`c.unread_count = 0`);
+    em.push(filter.unread ? sql`t.unread_count > 0` : sql`t.unread_count = 0`);
+  }
   const linkedin = sql`
     select 'linkedin' as channel, c.uuid, c.lead_uuid, c.sender_profile_uuid, null::uuid as mailbox_uuid,
       null::text as subject, c.last_activity_at as last_message_at, c.unread_count
     from linkedin_conversations c where ${and(li)}`;
-  const at = sql`coalesce(e.sent_at, e.created_at)`;
+  // The threads as migration 1180's triggers keep them (one row per thread and contact).
   const email = sql`
-    select 'email' as channel, coalesce(e.thread_uuid, e.uuid) as uuid, e.lead_uuid,
-      (array_agg(e.sender_profile_uuid order by ${at} desc))[1] as sender_profile_uuid,
-      (array_agg(e.mailbox_uuid order by ${at} desc))[1] as mailbox_uuid,
-      (array_agg(e.subject order by ${at}))[1] as subject,
-      max(${at}) as last_message_at,
-      (count(*) filter (where ${unreadEmail}))::int as unread_count
-    from emails e where ${and(em)}
-    group by coalesce(e.thread_uuid, e.uuid), e.lead_uuid ${having}`;
+    select 'email' as channel, t.thread_uuid as uuid, t.lead_uuid, t.sender_profile_uuid, t.mailbox_uuid,
+      t.subject, t.last_message_at, t.unread_count
+    from email_threads t where ${and(em)}`;
   const union =
     filter.channel === 'linkedin'
       ? linkedin
