@@ -66,6 +66,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       on email_threads (team_id, (unread_count > 0) desc, last_message_at desc nulls last, thread_uuid);
     create index email_threads_team_sender_idx on email_threads (team_id, sender_profile_uuid);
     create index email_threads_team_lead_idx on email_threads (team_id, lead_uuid);
+    -- The inbox's order on LinkedIn conversations too, so its page merges two index scans.
+    create index linkedin_conversations_team_inbox_idx
+      on linkedin_conversations (team_id, (unread_count > 0) desc, last_activity_at desc nulls last, uuid);
 
     insert into email_threads (team_id, thread_uuid, lead_uuid, sender_profile_uuid, mailbox_uuid, subject,
       last_message_at, unread_count)

@@ -20,7 +20,6 @@ type Row = {
   subject: string | null;
   last_message_at: Date | null;
   unread_count: number;
-  total: number;
 };
 
 type LastMessage = { key: string; uuid: string; direction: 'inbox' | 'outbox'; snippet: string | null };
@@ -47,30 +46,46 @@ export async function selectInbox(
     li.push(filter.unread ? sql`c.unread_count > 0` : sql`c.unread_count = 0`);
     em.push(filter.unread ? sql`t.unread_count > 0` : sql`t.unread_count = 0`);
   }
+  // Each table gives its first offset + limit rows in the order of its inbox index (migration 1180), and
+  // only those are merged and sorted; the total is two counts of their own.
+  const order = (unread: string, at: string, uuid: string) =>
+    sql.raw(`order by (${unread} > 0) desc, ${at} desc nulls last, ${uuid}`);
+  const top = sql`limit ${page.offset + page.limit}`;
   const linkedin = sql`
-    select 'linkedin' as channel, c.uuid, c.lead_uuid, c.sender_profile_uuid, null::uuid as mailbox_uuid,
+    (select 'linkedin' as channel, c.uuid, c.lead_uuid, c.sender_profile_uuid, null::uuid as mailbox_uuid,
       null::text as subject, c.last_activity_at as last_message_at, c.unread_count
-    from linkedin_conversations c where ${and(li)}`;
+    from linkedin_conversations c where ${and(li)}
+    ${order('c.unread_count', 'c.last_activity_at', 'c.uuid')} ${top})`;
   // The threads as migration 1180's triggers keep them (one row per thread and contact).
   const email = sql`
-    select 'email' as channel, t.thread_uuid as uuid, t.lead_uuid, t.sender_profile_uuid, t.mailbox_uuid,
+    (select 'email' as channel, t.thread_uuid as uuid, t.lead_uuid, t.sender_profile_uuid, t.mailbox_uuid,
       t.subject, t.last_message_at, t.unread_count
-    from email_threads t where ${and(em)}`;
+    from email_threads t where ${and(em)}
+    ${order('t.unread_count', 't.last_message_at', 't.thread_uuid')} ${top})`;
   const union =
     filter.channel === 'linkedin'
       ? linkedin
       : filter.channel === 'email'
         ? email
         : sql`${linkedin} union all ${email}`;
-  const { rows } = await sql<Row>`
-    select conversations.*, (count(*) over ())::int as total from (${union}) conversations
-    order by (unread_count > 0) desc, last_message_at desc nulls last, uuid
-    limit ${page.limit} offset ${page.offset}
-  `.execute(db);
+  const counts = [
+    ...(filter.channel === 'email'
+      ? []
+      : [sql`(select count(*) from linkedin_conversations c where ${and(li)})`]),
+    ...(filter.channel === 'linkedin' ? [] : [sql`(select count(*) from email_threads t where ${and(em)})`]),
+  ];
+  const [{ rows }, count] = await Promise.all([
+    sql<Row>`
+      select * from (${union}) conversations
+      ${order('unread_count', 'last_message_at', 'uuid')}
+      limit ${page.limit} offset ${page.offset}
+    `.execute(db),
+    sql<{ n: number }>`select (${sql.join(counts, sql` + `)})::int as n`.execute(db),
+  ]);
   const last = await selectLastMessages(db, teamId, rows);
   return {
-    total: rows[0]?.total ?? (page.offset > 0 ? await countInbox(db, union) : 0),
-    data: rows.map(({ total: _total, ...row }) => {
+    total: count.rows[0]?.n ?? 0,
+    data: rows.map((row) => {
       const message = last.get(`${row.channel}:${row.uuid}`);
       return {
         ...row,
@@ -80,13 +95,6 @@ export async function selectInbox(
       };
     }),
   };
-}
-
-async function countInbox(db: Executor, union: RawBuilder<unknown>) {
-  const { rows } = await sql<{ n: number }>`select count(*)::int as n from (${union}) conversations`.execute(
-    db,
-  );
-  return rows[0]?.n ?? 0;
 }
 
 /** The latest message of each LinkedIn conversation and e-mail thread of a page. */
