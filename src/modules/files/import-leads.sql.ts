@@ -3,8 +3,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { leadBlacklistMatch } from '../blacklists/blacklist-match.js';
-import { COLUMN_SQL_TYPES, JSON_FIELDS, WRITABLE_COLUMNS } from '../leads/lead-fields.js';
-import { type LeadColumns, type MatchKeys, withNameParts } from '../leads/leads.input.js';
+import type { LeadColumns, MatchKeys } from '../leads/leads.input.js';
 
 export type StagedLead = {
   row: number;
@@ -77,78 +76,6 @@ export async function rowsMatchingByName(
   return new Set(result.rows.map((hit) => named[hit.i - 1]!.row));
 }
 
-const INSERT_COLUMNS = WRITABLE_COLUMNS.filter(
-  (column) => !(JSON_FIELDS as readonly string[]).includes(column) && column !== 'linkedin_status',
-);
-
-/**
- * Inserts contacts in one statement and returns the uuids inserted. A row with an identifier some
- * contact already has is skipped by ON CONFLICT (the unique indexes are the check), and the caller
- * matches it instead. The rows were checked against the blacklist already, so their flag is false.
- */
-export async function insertLeadRows(
-  db: Executor,
-  target: {
-    teamId: number;
-    userId: number | null;
-    listUuid: string;
-    stageUuid: string;
-    dataSourceUuid: string | null;
-    /** The team has companies, so a domain may link the contact to one. */
-    companies: boolean;
-  },
-  rows: StagedLead[],
-): Promise<Set<string>> {
-  if (rows.length === 0) return new Set();
-  // Only the columns the chunk sets: less JSON to send and parse.
-  const rowColumns = rows.map((row) => withNameParts(row.columns));
-  const present = new Set(rowColumns.flatMap((columns) => Object.keys(columns)));
-  const columns = INSERT_COLUMNS.filter((column) => present.has(column));
-  const byDomain = target.companies && rows.some((row) => row.domain);
-  const payload = JSON.stringify(
-    rows.map((row, index) => ({
-      ...rowColumns[index],
-      ord: row.row,
-      uuid: row.uuid,
-      tags: row.tags,
-      custom_fields: row.customFields,
-      ...(row.domain ? { company_domain: row.domain } : {}),
-    })),
-  );
-  const recordset = sql.raw(
-    [
-      'ord integer',
-      'uuid uuid',
-      ...columns.map((column) => `${column} ${COLUMN_SQL_TYPES[column]}`),
-      'linkedin_status text',
-      'tags uuid[]',
-      'custom_fields jsonb',
-      'company_domain text',
-    ].join(', '),
-  );
-  const names = sql.raw(columns.map((column) => `, ${column}`).join(''));
-  const values = sql.raw(columns.map((column) => `, i.${column}`).join(''));
-  const company = byDomain
-    ? sql`(select c.uuid from companies c where c.team_id = ${target.teamId} and c.domain = i.company_domain
-        order by c.created_at limit 1)`
-    : sql`null::uuid`;
-  const result = await sql<{ uuid: string }>`
-    insert into leads (
-      team_id, uuid, user_id, list_uuid, pipeline_stage_uuid, data_source_uuid, company_uuid${names},
-      linkedin_status, tags, custom_fields, is_blacklisted
-    )
-    select
-      ${target.teamId}, i.uuid, ${target.userId}::bigint, ${target.listUuid}::uuid, ${target.stageUuid}::uuid,
-      ${target.dataSourceUuid}::uuid, ${company}${values}, coalesce(i.linkedin_status, 'need_enrichment'),
-      coalesce(i.tags, '{}'), coalesce(i.custom_fields, '{}'), false
-    from json_to_recordset(${payload}::json) as i(${recordset})
-    order by i.ord
-    on conflict do nothing
-    returning uuid
-  `.execute(db);
-  return new Set(result.rows.map((row) => row.uuid));
-}
-
 /** The team's company per domain (the oldest, as contact linking picks it). */
 export async function companiesByDomain(db: Executor, teamId: number, domains: string[]) {
   if (domains.length === 0) return new Map<string, string>();
@@ -158,71 +85,4 @@ export async function companiesByDomain(db: Executor, teamId: number, domains: s
     order by c.domain, c.created_at
   `.execute(db);
   return new Map(result.rows.map((row) => [row.domain, row.uuid]));
-}
-
-const IDENTIFIERS = ['ln_member_id', 'ln_id', 'sn_id', 'linkedin', 'work_email', 'personal_email'] as const;
-
-/**
- * For contacts about to get new identifiers: which identifier another contact already holds
- * (contact uuid → key), so the update would break a uniqueness rule.
- */
-export async function identifierClashes(
-  db: Executor,
-  teamId: number,
-  changes: Array<{ uuid: string; changes: Record<string, unknown> }>,
-): Promise<Map<string, string>> {
-  const probes = changes
-    .filter((change) => IDENTIFIERS.some((key) => change.changes[key] != null))
-    .map((change) => ({
-      uuid: change.uuid,
-      ...Object.fromEntries(IDENTIFIERS.map((key) => [key, change.changes[key] ?? null])),
-    }));
-  if (probes.length === 0) return new Map();
-  const branches = IDENTIFIERS.map(
-    (key) => sql`select p.uuid, ${key}::text as key from p
-      where exists (select 1 from leads l where l.team_id = ${teamId} and l.${sql.raw(key)} = p.${sql.raw(key)}
-        and l.uuid <> p.uuid)`,
-  );
-  const result = await sql<{ uuid: string; key: string }>`
-    with p as (
-      select * from jsonb_to_recordset(${JSON.stringify(probes)}::jsonb) as r(
-        uuid uuid, ln_member_id bigint, ln_id text, sn_id text, linkedin text, work_email text, personal_email text)
-    )
-    ${sql.join(branches, sql` union all `)}
-  `.execute(db);
-  return new Map(result.rows.map((row) => [row.uuid, row.key]));
-}
-
-const CHANGE_TYPES: Record<string, string> = {
-  ...COLUMN_SQL_TYPES,
-  list_uuid: 'uuid',
-  company_uuid: 'uuid',
-  tags: 'uuid[]',
-  custom_fields: 'jsonb',
-};
-
-/**
- * Writes each contact's changed columns in one statement. jsonb_populate_record turns a row's
- * {column: value} object into typed values, so every row may change a different set of columns.
- */
-export async function writeLeadChanges(
-  db: Executor,
-  teamId: number,
-  changes: Array<{ uuid: string; changes: Record<string, unknown> }>,
-) {
-  const columns = [...new Set(changes.flatMap((change) => Object.keys(change.changes)))];
-  const payload = JSON.stringify(changes.map((change) => ({ uuid: change.uuid, c: change.changes })));
-  const assignments = columns.map((column) => {
-    if (!CHANGE_TYPES[column]) throw new Error(`Unknown contact column ${column}`);
-    const ref = sql.raw(column);
-    return sql`${ref} = case when s.c ? ${column} then (s.r).${ref} else l.${ref} end`;
-  });
-  await sql`
-    update leads l set ${sql.join(assignments)}, updated_at = now()
-    from (
-      select x.uuid, x.c, jsonb_populate_record(null::leads, x.c) as r
-      from jsonb_to_recordset(${payload}::jsonb) as x(uuid uuid, c jsonb)
-    ) s
-    where l.team_id = ${teamId} and l.uuid = s.uuid
-  `.execute(db);
 }

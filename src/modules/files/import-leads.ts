@@ -14,6 +14,7 @@ import { newId } from '../../lib/ids.js';
 import { refreshLeadBlacklistFlags } from '../blacklists/blacklist-match.js';
 import { linkLeadsToCompanies } from '../companies/company-links.js';
 import type { CustomFieldValue } from '../custom-fields/custom-field-values.js';
+import { identifierClashes, insertLeadRows, updateLeadRows } from '../leads/leads.batch.repository.js';
 import { diffColumns, mergeCustomFields, sameValue } from '../leads/leads.changes.js';
 import {
   CONTACT_NEEDS,
@@ -22,19 +23,12 @@ import {
   type MatchKeys,
   matchKeysOf,
   normalizeLeadInput,
+  withNameParts,
 } from '../leads/leads.input.js';
 import type { LeadRow } from '../leads/leads.present.js';
 import { matchLeads } from '../leads/leads.repository.js';
 import { upsertTagsByName } from '../tags/tags.repository.js';
-import {
-  blacklistedRows,
-  companiesByDomain,
-  identifierClashes,
-  insertLeadRows,
-  rowsMatchingByName,
-  teamFacts,
-  writeLeadChanges,
-} from './import-leads.sql.js';
+import { blacklistedRows, companiesByDomain, rowsMatchingByName, teamFacts } from './import-leads.sql.js';
 import type { MappedColumn } from './import-mapping.js';
 import { type ChunkCounts, emptyCounts, type SourceRow } from './import-types.js';
 import { RowError, readRow, rowErrorFrom } from './import-values.js';
@@ -133,7 +127,7 @@ type Update = { row: PreparedLead; existing: LeadRow; changes: Record<string, un
 
 const asChange = (update: Update) => ({ uuid: update.existing.uuid, changes: update.changes });
 
-/** The changes an upsert of `row` would make to `existing` (see upsertLead / writeLeadChanges). */
+/** The changes an upsert of `row` would make to `existing` (see upsertLead / updateLeadRows). */
 function changesFor(
   row: PreparedLead,
   existing: LeadRow,
@@ -179,7 +173,7 @@ async function applyUpdates(trx: Trx, options: LeadImportOptions, updates: Updat
   if (writable.length > 0) {
     await sql`savepoint leadflow_import_update`.execute(trx);
     try {
-      await writeLeadChanges(trx, options.teamId, writable.map(asChange));
+      await updateLeadRows(trx, options.teamId, writable.map(asChange));
     } catch (error) {
       // Name + company is unique only among contacts without identifiers, so a rare update can still
       // collide; retry those rows one by one and refuse the ones that do.
@@ -189,7 +183,7 @@ async function applyUpdates(trx: Trx, options: LeadImportOptions, updates: Updat
       for (const update of writable) {
         await sql`savepoint leadflow_import_row`.execute(trx);
         try {
-          await writeLeadChanges(trx, options.teamId, [asChange(update)]);
+          await updateLeadRows(trx, options.teamId, [asChange(update)]);
           kept.push(update);
         } catch (rowError) {
           if ((rowError as { code?: string }).code !== '23505') throw rowError;
@@ -230,7 +224,6 @@ export async function writeLeadChunk(
     ? await blacklistedRows(trx, options.teamId, prepared)
     : new Set<number>();
   counts.blacklisted += blacklisted.size;
-  const target = { ...options, companies: facts.companies };
   const attempts = new Map<number, number>();
   let pending = prepared.filter((row) => !blacklisted.has(row.row));
   const retry = (row: PreparedLead, deferred: PreparedLead[]) => {
@@ -245,7 +238,14 @@ export async function writeLeadChunk(
     }
   };
   const insert = async (rows: PreparedLead[]) => {
-    const inserted = await insertLeadRows(trx, target, rows);
+    // The rows were checked against the blacklist already (blacklistedRows), so their flag is false.
+    const result = await insertLeadRows(
+      trx,
+      options,
+      rows.map((row) => ({ ...row, ord: row.row, columns: withNameParts(row.columns) })),
+      { returning: 'uuids', blacklist: false, companies: facts.companies },
+    );
+    const inserted = new Set(result.map((row) => row.uuid));
     if (facts.companies) await linkLeadsToCompanies(trx, options.teamId, { leadUuids: [...inserted] });
     counts.created += inserted.size;
     counts.undeduplicated += rows.filter(

@@ -1,92 +1,40 @@
-// The contact record's field catalogue, shared by the schemas, the input normaliser, the filter spec
-// and the SQL: which columns exist, which a client may write and which values the status fields take.
+// Groups of the contact's client-written columns, derived from the field catalog (lead-catalog.ts) for
+// the input normaliser and the SQL that writes contacts.
+import type { SqlType } from '../../lib/field-catalog.js';
+import { LEAD_CATALOG, LEAD_COLUMNS } from './lead-catalog.js';
+import type { LeadsTable } from './leads.tables.js';
 
-/** Enrichment state of the LinkedIn data (the hosted service's values). */
-export const LINKEDIN_STATUSES = [
-  'need_enrichment',
-  'enrichment_failed',
-  'no_data',
-  'blocked',
-  'ok',
-] as const;
-/** State of the e-mail address. */
-export const EMAIL_STATUSES = ['need_search', 'no_data', 'unsubscribed', 'ok'] as const;
-/** Record quality; set by the service, not by clients. */
-export const LEAD_STATUSES = ['ok', 'failed_validation', 'no_contact_data', 'duplicate'] as const;
+export {
+  EMAIL_STATUSES,
+  IDENTIFIER_FIELDS,
+  LEAD_STATUSES,
+  LINKEDIN_STATUSES,
+} from './lead-catalog.js';
 
-/** Plain text columns a client may set on create, upsert and update. */
-export const TEXT_FIELDS = [
-  'name',
-  'first_name',
-  'last_name',
-  'company_name',
-  'company_ln_id',
-  'position',
-  'headline',
-  'about',
-  'avatar_url',
-  'facebook',
-  'twitter',
-  'work_phone_number',
-  'personal_phone_number',
-  'primary_language',
-  'raw_address',
-  /** IANA zone (checked in leads.input.ts): flows with use_lead_timezone plan this contact's steps in it. */
-  'timezone',
-] as const;
+export type WritableColumn = keyof LeadsTable & string;
 
-/** LinkedIn identifiers and e-mails: the deduplication keys, normalised before they are stored. */
-export const IDENTIFIER_FIELDS = [
-  'ln_member_id',
-  'ln_id',
-  'sn_id',
-  'linkedin',
-  'work_email',
-  'personal_email',
-] as const;
+const clientFields = LEAD_CATALOG.filter((field) => field.owner === 'client');
+const readAs = (read: string) =>
+  clientFields.filter((field) => field.read === read).map((field) => field.key as WritableColumn);
 
-export const INTEGER_FIELDS = ['connections_number', 'followers_number'] as const;
-export const FLAG_FIELDS = ['has_open_profile', 'has_verified_profile', 'has_premium'] as const;
-export const TEXT_ARRAY_FIELDS = ['supported_languages', 'skills'] as const;
-export const JSON_FIELDS = ['experience', 'posts', 'educations', 'location'] as const;
-export const STATUS_FIELDS = ['linkedin_status', 'email_status'] as const;
+/** Plain text columns a client may set on create, upsert and update (trimmed, '' is null). */
+export const TEXT_FIELDS = readAs('text');
+/** Taken as given (the request schema checked them): counts, statuses, LinkedIn's object lists. */
+export const VALUE_FIELDS = readAs('value');
+/** 0/1, true/false accepted. */
+export const FLAG_FIELDS = readAs('flag');
+/** Lists of texts, items trimmed. */
+export const TEXT_ARRAY_FIELDS = readAs('list');
 
 /** Every column a client may write (besides list, stage, tags and custom fields). */
-export const WRITABLE_COLUMNS = [
-  ...TEXT_FIELDS,
-  ...IDENTIFIER_FIELDS,
-  ...INTEGER_FIELDS,
-  ...FLAG_FIELDS,
-  ...TEXT_ARRAY_FIELDS,
-  ...JSON_FIELDS,
-  ...STATUS_FIELDS,
-] as const;
-
-export type WritableColumn = (typeof WRITABLE_COLUMNS)[number];
+export const WRITABLE_COLUMNS = clientFields.map((field) => field.key as WritableColumn);
 
 /** PostgreSQL type of each writable column, for jsonb_to_recordset column lists and casts. */
-export const COLUMN_SQL_TYPES: Record<WritableColumn, string> = {
-  ...(Object.fromEntries(TEXT_FIELDS.map((f) => [f, 'text'])) as Record<
-    (typeof TEXT_FIELDS)[number],
-    string
-  >),
-  ln_member_id: 'bigint',
-  ln_id: 'text',
-  sn_id: 'text',
-  linkedin: 'text',
-  work_email: 'text',
-  personal_email: 'text',
-  connections_number: 'integer',
-  followers_number: 'integer',
-  has_open_profile: 'smallint',
-  has_verified_profile: 'smallint',
-  has_premium: 'smallint',
-  supported_languages: 'text[]',
-  skills: 'text[]',
-  experience: 'jsonb',
-  posts: 'jsonb',
-  educations: 'jsonb',
-  location: 'jsonb',
-  linkedin_status: 'text',
-  email_status: 'text',
-};
+export const COLUMN_SQL_TYPES: Record<string, SqlType> = Object.fromEntries(
+  clientFields.map((field) => [field.key, field.sql!]),
+);
+
+/** PostgreSQL type of every stored column of the record, for the statements that write changes. */
+export const STORED_COLUMN_TYPES: Record<string, SqlType> = Object.fromEntries(
+  LEAD_COLUMNS.map((field) => [field.key, field.sql!]),
+);

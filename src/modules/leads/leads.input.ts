@@ -10,11 +10,9 @@ import { isValidTimeZone } from '../../lib/schedule.js';
 import {
   FLAG_FIELDS,
   IDENTIFIER_FIELDS,
-  INTEGER_FIELDS,
-  JSON_FIELDS,
-  STATUS_FIELDS,
   TEXT_ARRAY_FIELDS,
   TEXT_FIELDS,
+  VALUE_FIELDS,
   type WritableColumn,
 } from './lead-fields.js';
 
@@ -153,7 +151,6 @@ export function normalizeLeadInput(
   if (!has(input, 'avatar_url') && has(input, 'avatar')) columns.avatar_url = cleanText(input.avatar);
   linkedInColumns(input, path, columns);
   emailColumns(input, path, columns);
-  for (const key of INTEGER_FIELDS) if (has(input, key)) columns[key] = input[key];
   for (const key of FLAG_FIELDS) {
     if (has(input, key)) columns[key] = typeof input[key] === 'boolean' ? Number(input[key]) : input[key];
   }
@@ -163,7 +160,7 @@ export function normalizeLeadInput(
       columns[key] = list === null ? null : list.map((item) => item.trim()).filter(Boolean);
     }
   }
-  for (const key of [...JSON_FIELDS, ...STATUS_FIELDS]) if (has(input, key)) columns[key] = input[key];
+  for (const key of VALUE_FIELDS) if (has(input, key)) columns[key] = input[key];
   if (options.defaultName && columns.name == null) {
     const full = [columns.first_name, columns.last_name].filter((part) => typeof part === 'string').join(' ');
     if (full) columns.name = full;

@@ -1,84 +1,14 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
-import { leadBlacklistedSql } from '../blacklists/blacklist-match.js';
-import { COLUMN_SQL_TYPES, WRITABLE_COLUMNS } from './lead-fields.js';
-import type { LeadColumns, MatchKeys } from './leads.input.js';
+import { IDENTIFIER_FIELDS, STORED_COLUMN_TYPES } from './lead-fields.js';
+import type { MatchKeys } from './leads.input.js';
 import type { LeadRow } from './leads.present.js';
-
-export type InsertLead = {
-  ord: number;
-  uuid: string;
-  columns: LeadColumns;
-  tags: string[];
-  customFields: Record<string, unknown>;
-  /** Links the contact to the team's company with this domain. */
-  domain?: string;
-};
-
-const recordsetColumns = sql.raw(
-  [
-    'ord integer',
-    'uuid uuid',
-    ...WRITABLE_COLUMNS.map((column) => `${column} ${COLUMN_SQL_TYPES[column]}`),
-    'tags uuid[]',
-    'custom_fields jsonb',
-    'company_domain text',
-  ].join(', '),
-);
-const copiedColumns = WRITABLE_COLUMNS.filter((column) => column !== 'linkedin_status');
-
-/**
- * Inserts many contacts in one statement (rows travel as one jsonb parameter). Contacts that collide
- * with an existing contact - or with an earlier row of the same batch - on a deduplication index are
- * skipped (`on conflict do nothing`); the caller finds out which by the uuids returned. The blacklist
- * flag and the company found by domain are computed inline, so no row is written twice.
- */
-export async function insertLeads(
-  trx: Executor,
-  target: { teamId: number; userId: number | null; listUuid: string; stageUuid: string },
-  leads: InsertLead[],
-): Promise<LeadRow[]> {
-  if (leads.length === 0) return [];
-  const payload = JSON.stringify(
-    leads.map((lead) => ({
-      ...lead.columns,
-      ord: lead.ord,
-      uuid: lead.uuid,
-      tags: lead.tags,
-      custom_fields: lead.customFields,
-      company_domain: lead.domain ?? null,
-    })),
-  );
-  const columns = sql.raw(copiedColumns.join(', '));
-  const selected = sql.raw(copiedColumns.map((column) => `i.${column}`).join(', '));
-  const result = await sql<LeadRow>`
-    with i as (
-      select ${target.teamId}::bigint as team_id, r.*
-      from jsonb_to_recordset(${payload}::jsonb) as r(${recordsetColumns})
-    )
-    insert into leads (
-      team_id, uuid, user_id, list_uuid, pipeline_stage_uuid, company_uuid, ${columns},
-      linkedin_status, tags, custom_fields, is_blacklisted
-    )
-    select
-      i.team_id, i.uuid, ${target.userId}::bigint, ${target.listUuid}::uuid, ${target.stageUuid}::uuid,
-      (select c.uuid from companies c where c.team_id = ${target.teamId} and c.domain = i.company_domain
-        order by c.created_at limit 1),
-      ${selected},
-      coalesce(i.linkedin_status, 'need_enrichment'), coalesce(i.tags, '{}'), coalesce(i.custom_fields, '{}'),
-      ${leadBlacklistedSql('i', target.teamId)}
-    from i order by i.ord
-    on conflict do nothing
-    returning *
-  `.execute(trx);
-  return result.rows;
-}
 
 /** Identifiers that `a` and `b` both set to different values (then they are different people). */
 const noConflictingIdentifier = sql.raw(
-  ['ln_member_id', 'ln_id', 'sn_id', 'linkedin', 'work_email', 'personal_email']
-    .map((key) => `(k.${key} is null or l.${key} is null or l.${key} = k.${key})`)
-    .join(' and '),
+  IDENTIFIER_FIELDS.map((key) => `(k.${key} is null or l.${key} is null or l.${key} = k.${key})`).join(
+    ' and ',
+  ),
 );
 
 /**
@@ -153,7 +83,7 @@ export async function updateLeadColumns(
   changes: Record<string, unknown>,
 ): Promise<LeadRow> {
   const assignments = Object.entries(changes).map(([column, value]) => {
-    const type = (COLUMN_SQL_TYPES as Record<string, string>)[column] ?? EXTRA_TYPES[column];
+    const type = STORED_COLUMN_TYPES[column];
     if (!type) throw new Error(`Unknown contact column ${column}`);
     const json = type === 'jsonb' && value !== null ? JSON.stringify(value) : value;
     return sql`${sql.ref(column)} = ${json}::${sql.raw(type)}`;
@@ -165,14 +95,6 @@ export async function updateLeadColumns(
   `.execute(db);
   return result.rows[0]!;
 }
-
-const EXTRA_TYPES: Record<string, string> = {
-  list_uuid: 'uuid',
-  pipeline_stage_uuid: 'uuid',
-  company_uuid: 'uuid',
-  tags: 'uuid[]',
-  custom_fields: 'jsonb',
-};
 
 /** The team's company with this domain (the oldest, should several share it). */
 export async function selectCompanyByDomain(db: Executor, teamId: number, domain: string) {

@@ -8,6 +8,7 @@ import { linkLeadsToCompanies } from '../companies/company-links.js';
 import { resolveCustomFieldInput } from '../custom-fields/custom-field-values.js';
 import type { CustomFieldDefinition } from '../custom-fields/custom-fields.repository.js';
 import { selectInitialStageUuid } from '../pipeline-stages/pipeline-stages.defaults.js';
+import { type InsertLead, insertLeadRows } from './leads.batch.repository.js';
 import {
   diffColumns,
   mergeCustomFields,
@@ -26,7 +27,7 @@ import {
 } from './leads.input.js';
 import type { LeadRow } from './leads.present.js';
 import { requireList, resolveTagInputs } from './leads.references.js';
-import { type InsertLead, insertLeads, lockLead, matchLeads } from './leads.repository.js';
+import { lockLead, matchLeads } from './leads.repository.js';
 
 export type Actor = { teamId: number; userId: number };
 export type CreateStatus = 'created' | 'duplicate';
@@ -67,7 +68,10 @@ async function insertAndLink(
   rows: InsertLead[],
 ): Promise<Map<string, LeadRow>> {
   const stageUuid = await selectInitialStageUuid(trx, actor.teamId, 'lead');
-  let inserted = await insertLeads(trx, { ...actor, listUuid, stageUuid }, rows);
+  let inserted = await insertLeadRows(trx, { ...actor, listUuid, stageUuid }, rows, {
+    returning: 'rows',
+    blacklist: 'check',
+  });
   const uuids = inserted.map((row) => row.uuid);
   if ((await linkLeadsToCompanies(trx, actor.teamId, { leadUuids: uuids })) > 0) {
     inserted = await trx
