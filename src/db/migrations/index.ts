@@ -38,7 +38,8 @@ import * as inboxHealth from './1150_inbox_health.js';
 import * as customTrackingDomains from './1160_custom_tracking_domains.js';
 import * as tasksNodeStatsIdx from './1170_tasks_node_stats_idx.js';
 import * as seatSelectorHealth from './1185_seat_selector_health.js';
-import * as emailThreads from './1190_email_threads.js';
+import * as conversionSenders from './1200_conversion_senders.js';
+import * as emailThreads from './1210_email_threads.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_identity': identity,
@@ -78,5 +79,6 @@ export const migrations: Record<string, Migration> = {
   '1160_custom_tracking_domains': customTrackingDomains,
   '1170_tasks_node_stats_idx': tasksNodeStatsIdx,
   '1185_seat_selector_health': seatSelectorHealth,
-  '1190_email_threads': emailThreads,
+  '1200_conversion_senders': conversionSenders,
+  '1210_email_threads': emailThreads,
 };

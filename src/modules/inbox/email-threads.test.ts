@@ -1,4 +1,4 @@
-// email_threads (migration 1190) follows every write to emails: after inserts, read marks, a bounce, a
+// email_threads (migration 1210) follows every write to emails: after inserts, read marks, a bounce, a
 // contact change, deletions and two concurrent writers of one thread, its rows equal the aggregate of the
 // e-mails computed from scratch.
 import { sql } from 'kysely';

@@ -46,7 +46,7 @@ export async function selectInbox(
     li.push(filter.unread ? sql`c.unread_count > 0` : sql`c.unread_count = 0`);
     em.push(filter.unread ? sql`t.unread_count > 0` : sql`t.unread_count = 0`);
   }
-  // Each table gives its first offset + limit rows in the order of its inbox index (migration 1190), and
+  // Each table gives its first offset + limit rows in the order of its inbox index (migration 1210), and
   // only those are merged and sorted; the total is two counts of their own.
   const order = (unread: string, at: string, uuid: string) =>
     sql.raw(`order by (${unread} > 0) desc, ${at} desc nulls last, ${uuid}`);
@@ -56,7 +56,7 @@ export async function selectInbox(
       null::text as subject, c.last_activity_at as last_message_at, c.unread_count
     from linkedin_conversations c where ${and(li)}
     ${order('c.unread_count', 'c.last_activity_at', 'c.uuid')} ${top})`;
-  // The threads as migration 1190's triggers keep them (one row per thread and contact).
+  // The threads as migration 1210's triggers keep them (one row per thread and contact).
   const email = sql`
     (select 'email' as channel, t.thread_uuid as uuid, t.lead_uuid, t.sender_profile_uuid, t.mailbox_uuid,
       t.subject, t.last_message_at, t.unread_count

@@ -1,6 +1,6 @@
 import type { ColumnType } from 'kysely';
 
-/** One e-mail thread per contact, kept by the triggers of migration 1190 (never written by the app). */
+/** One e-mail thread per contact, kept by the triggers of migration 1210 (never written by the app). */
 export interface EmailThreadsTable {
   team_id: number;
   thread_uuid: string;

@@ -28,7 +28,7 @@ const refresh = (fn: string, rows: string) => `
     ) t;
     if touched is null then return null; end if;
     for g in select * from jsonb_to_recordset(touched) as r(team_id bigint, keys uuid[], buckets int[]) loop
-      perform pg_advisory_xact_lock(g.team_id::int, 1190 * 1000 + b) from unnest(g.buckets) b;
+      perform pg_advisory_xact_lock(g.team_id::int, 1210 * 1000 + b) from unnest(g.buckets) b;
       delete from email_threads where team_id = g.team_id and thread_uuid = any(g.keys);
       insert into email_threads (team_id, thread_uuid, lead_uuid, sender_profile_uuid, mailbox_uuid, subject,
         last_message_at, unread_count)
