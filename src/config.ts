@@ -114,6 +114,8 @@ export type Config = Readonly<{
     syncIntervalMs: number;
     /** Longest a live-view visit lasts (the seat's automation waits meanwhile). */
     viewerMaxMs: number;
+    /** Where seats save (redacted) the LinkedIn pages the driver did not understand; undefined: nowhere. */
+    pageDumpsDir: string | undefined;
   };
   /** The sandbox LinkedIn network (seats created with driver "sandbox"). */
   sandbox: {
@@ -296,6 +298,12 @@ class EnvReader {
 
 export class ConfigError extends Error {}
 
+/** LEADFLOW_LINKEDIN_PAGE_DUMPS_DIR: a folder, `off`, or unset (`<data dir>/linkedin-pages`). */
+function pageDumpsDir(value: string, dataDir: string): string | undefined {
+  if (value === 'off') return undefined;
+  return path.resolve(value || path.join(dataDir, 'linkedin-pages'));
+}
+
 /** pino's levels. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -371,6 +379,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       maxOpenBrowsers: read.int('LEADFLOW_BROWSER_MAX_OPEN', 20, 1, 500),
       syncIntervalMs: read.int('LEADFLOW_LINKEDIN_SYNC_SECONDS', 900, 10, 86_400) * 1000,
       viewerMaxMs: read.int('LEADFLOW_LOGIN_VIEW_MAX_SECONDS', 1800, 60, 86_400) * 1000,
+      pageDumpsDir: pageDumpsDir(read.string('LEADFLOW_LINKEDIN_PAGE_DUMPS_DIR', ''), dataDir),
     },
     sandbox: {
       seed: read.int('LEADFLOW_SANDBOX_SEED', 42),

@@ -1,9 +1,13 @@
 // `leadflow doctor` in-process (doctorChecks is what the command prints): each check says what works
 // and, when something does not, what to do - on a real database, a real LLM stand-in and the real app.
+import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSender } from '../../test/automation-factories.js';
 import { createTestContext, type TestContext } from '../../test/harness.js';
+import { freePort } from '../../test/mail/dovecot.js';
+import { stopChild, waitForOutput } from '../../test/processes.js';
+import { hasPrograms, onPath } from '../../test/system-programs.js';
 import { newId } from '../lib/ids.js';
 import { createSecretBox } from '../lib/secrets.js';
 import { type LlmStandIn, startLlmStandIn } from '../modules/llm/llm.stand-in.js';
@@ -123,5 +127,40 @@ describe('leadflow doctor', () => {
       fix: expect.stringContaining('openssl rand'),
     });
     expect(checks.LLM).toMatchObject({ status: 'info' });
+  });
+
+  it('checks Redis when REDIS_URL is set, and says the database is plain PostgreSQL', async () => {
+    const plain = byName(await doctorChecks({ ...env, LEADFLOW_LLM_BASE_URL: '' }));
+    expect(plain.citus).toMatchObject({ status: 'info', detail: 'plain PostgreSQL' });
+    expect(plain.redis).toMatchObject({ status: 'info', fix: expect.stringContaining('REDIS_URL') });
+
+    const closed = await freePort();
+    const unreachable = byName(
+      await doctorChecks({ ...env, LEADFLOW_LLM_BASE_URL: '', REDIS_URL: `redis://127.0.0.1:${closed}` }),
+    );
+    expect(unreachable.redis).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining(`127.0.0.1:${closed}`),
+    });
+
+    if (!hasPrograms('the doctor\u2019s Redis check', ['redis-server'])) return;
+    const port = await freePort();
+    const redis = spawn(onPath('redis-server')!, [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+    ]);
+    try {
+      await waitForOutput(redis, /Ready to accept/);
+      const running = byName(
+        await doctorChecks({ ...env, LEADFLOW_LLM_BASE_URL: '', REDIS_URL: `redis://127.0.0.1:${port}` }),
+      );
+      expect(running.redis).toMatchObject({ status: 'ok', detail: expect.stringMatching(/^Redis \d+\./) });
+    } finally {
+      await stopChild(redis);
+    }
   });
 });

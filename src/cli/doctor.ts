@@ -1,6 +1,6 @@
-// `leadflow doctor`: checks what a new installation trips over - the configuration, the database, the
-// secret key, Chromium, the public URL, mail and the LLM - and prints what works and what to do about what
-// does not. It changes nothing but this: an embedded database that is not running is started for the
+// `leadflow doctor`: checks what a new installation trips over - the configuration, the database (and
+// Citus), the secret key, Redis, Chromium, the public URL, mail and the LLM - and prints what works and
+// what to do about what does not. It changes nothing but this: an embedded database that is not running is started for the
 // check (and stopped again), as the admin commands do. Exit code 1 when a check failed.
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -13,6 +13,7 @@ import { createSecretBox, loadSecretBox, parseSecretKey } from '../lib/secrets.j
 import { chromiumStartProblem } from '../modules/browsers/chromium/chromium-probe.js';
 import { createLlmClient } from '../modules/llm/openai-client.js';
 import { version } from '../version.js';
+import { checkCitus, checkRedis } from './doctor-scale.js';
 
 export type CheckStatus = 'ok' | 'info' | 'warn' | 'fail';
 /** One line of the report: what was checked, what was found and, when it is not ok, what to do. */
@@ -337,13 +338,15 @@ export async function doctorChecks(env: Record<string, string | undefined> = pro
   try {
     checks.push(...database.checks);
     checks.push(...(await checkSecretKey(config, database.db)));
-    const [chromium, publicUrl, mail, llm] = await Promise.all([
+    const [citus, redis, chromium, publicUrl, mail, llm] = await Promise.all([
+      checkCitus(config, database.db),
+      checkRedis(config),
       checkChromium(config),
       checkPublicUrl(config, Boolean(env.LEADFLOW_PUBLIC_URL)),
       checkMail(config, database.db),
       checkLlm(config),
     ]);
-    checks.push(chromium, ...publicUrl, ...mail, llm);
+    checks.push(...(citus ? [citus] : []), redis, chromium, ...publicUrl, ...mail, llm);
   } finally {
     await database.close();
   }

@@ -136,6 +136,12 @@ export function toAppError(error: unknown, request?: FastifyRequest): AppError |
   }
   const fromDb = fromDatabase(fastifyError, request);
   if (fromDb) return fromDb;
+  if (fastifyError.code === 'FST_INVALID_JSON_FIELD_ERROR') {
+    return new AppError(
+      'validation_error',
+      'A multipart field sent with Content-Type application/json is not valid JSON.',
+    );
+  }
   const status = fastifyError.statusCode;
   if (status && status >= 400 && status < 500) {
     const reason = reasonByStatus.get(status) ?? 'bad_request';

@@ -4,6 +4,7 @@
 // themselves take what their type says, without operators.
 import { Type } from 'typebox';
 import type { FilterField, FilterSpec } from '../lib/filter.js';
+import { STORABLE_DATE_PATTERN, STORABLE_DATE_TIME_PATTERN } from '../lib/timestamps.js';
 
 const NULL_WORDS = {
   enum: ['is_null', 'is_not_null'],
@@ -25,8 +26,8 @@ function scalar(field: FilterField): Record<string, unknown> {
     case 'datetime':
       return {
         anyOf: [
-          { type: 'string', format: 'date' },
-          { type: 'string', format: 'date-time' },
+          { type: 'string', format: 'date', pattern: STORABLE_DATE_PATTERN },
+          { type: 'string', format: 'date-time', pattern: STORABLE_DATE_TIME_PATTERN },
         ],
       };
     default:

@@ -9,6 +9,7 @@ import {
 } from 'typebox';
 import { type ErrorReason, errorReasons } from '../lib/errors.js';
 import { INT32_MAX, MAX_ID, MAX_LIMIT, MAX_OFFSET, type SortSpec } from '../lib/pagination.js';
+import { STORABLE_DATE_PATTERN, STORABLE_DATE_TIME_PATTERN } from '../lib/timestamps.js';
 
 export { INT32_MAX, MAX_ID };
 
@@ -52,15 +53,22 @@ export const Website = (options: TStringOptions = {}) =>
 
 /** An ISO 8601 date (YYYY-MM-DD, a whole day) or date-time. */
 export const DateOrDateTime = (description?: string) =>
-  Type.Union([Type.String({ format: 'date' }), Type.String({ format: 'date-time' })], {
-    ...(description ? { description } : {}),
-  });
+  Type.Union(
+    [
+      Type.String({ format: 'date', pattern: STORABLE_DATE_PATTERN }),
+      Type.String({ format: 'date-time', pattern: STORABLE_DATE_TIME_PATTERN }),
+    ],
+    {
+      ...(description ? { description } : {}),
+    },
+  );
 
 /** ISO 8601 timestamp on the wire; handlers may return a Date (the serializer formats it). */
 export const DateTime = (description?: string) =>
   Type.Unsafe<Date | string>({
     type: 'string',
     format: 'date-time',
+    pattern: STORABLE_DATE_TIME_PATTERN,
     ...(description ? { description } : {}),
   });
 

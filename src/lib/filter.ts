@@ -13,6 +13,7 @@
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import { AppError } from './errors.js';
 import { isUuid } from './ids.js';
+import { isStorableTimestamp } from './timestamps.js';
 
 export type FieldType = 'string' | 'uuid' | 'integer' | 'number' | 'boolean' | 'datetime' | 'enum';
 
@@ -247,7 +248,12 @@ export function coerceScalar(field: FilterField, value: unknown, path: string): 
       return fail('true or false');
     }
     case 'datetime': {
-      if (typeof value !== 'string' || !DATE_PATTERN.test(value) || Number.isNaN(Date.parse(value))) {
+      if (
+        typeof value !== 'string' ||
+        !DATE_PATTERN.test(value) ||
+        Number.isNaN(Date.parse(value)) ||
+        !isStorableTimestamp(value)
+      ) {
         return fail('an ISO 8601 date or date-time');
       }
       return value;

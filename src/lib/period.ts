@@ -1,11 +1,12 @@
 // A reporting period as clients send it: `period_from` / `period_to`, each an ISO date or date-time and
 // each optional (left out: no bound, i.e. all time). A bare `period_to` date includes that whole day.
 import { invalidField } from './errors.js';
+import { isStorableTimestamp } from './timestamps.js';
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 function bound(value: string, field: 'period_from' | 'period_to'): string {
-  if (Number.isNaN(Date.parse(value))) {
+  if (Number.isNaN(Date.parse(value)) || !isStorableTimestamp(value)) {
     throw invalidField(field, `${field} must be an ISO 8601 date or date-time (got "${value}").`);
   }
   return DATE_ONLY.test(value) && field === 'period_to' ? `${value}T23:59:59.999Z` : value;

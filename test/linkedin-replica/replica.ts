@@ -463,6 +463,16 @@ export async function startReplica(
       }
       if (path === '/premium/products/') return send(200, page('Premium', '<h1>Premium</h1>', me));
 
+      // The member's own profile: /in/me/ leads to it (as on linkedin.com), without actions on it.
+      if (path === '/in/me/' || path === '/in/me') return redirect(`/in/${me}/`);
+      if (path === `/in/${me}/`) {
+        const acct = account(me);
+        const card =
+          mode.layout === 'sdui'
+            ? `<section id="com.linkedin.sdui.profile.card.refme${acct.memberId}Topcard"><h2 class="_n4m">${esc(me)}</h2></section>`
+            : `<section data-member-id="${acct.memberId}"><h1>${esc(me)}</h1></section>`;
+        return send(200, page(me, card, me));
+      }
       let match = /^\/in\/([^/]+)\/?$/.exec(path);
       if (match) {
         const p = person(decodeURIComponent(match[1]!));

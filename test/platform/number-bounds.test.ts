@@ -4,6 +4,7 @@
 import { sql } from 'kysely';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STORABLE_DATE_TIME_PATTERN } from '../../src/lib/timestamps.js';
 import { createTestContext, type TestContext, type TestUser } from '../harness.js';
 
 let ctx: TestContext;
@@ -106,6 +107,42 @@ describe('declared bounds', () => {
       });
       expect422(res, `companies.0.${field}`);
     }
+  });
+
+  it('refuses dates the database cannot store (year 0000, offsets past \u00b115:59) and documents it', async () => {
+    for (const when of ['2026-01-01T09:00:00+16:00', '0000-06-01T09:00:00Z', '2026-01-01T09:00:00-23:59']) {
+      const task = await ctx.request(alice, {
+        method: 'POST',
+        url: '/flows/api/tasks',
+        payload: { type: 'manual_task', schedule_at: when },
+      });
+      // Other required fields are missing too: the point is that schedule_at is named among them.
+      expect(task.statusCode, task.body).toBe(422);
+      expect(task.json().error.data, task.body).toHaveProperty(['schedule_at']);
+      const search = await ctx.request(alice, {
+        method: 'POST',
+        url: '/leads/api/leads/search',
+        payload: { filter: { created_at: { from: when } } },
+      });
+      expect(search.statusCode, search.body).toBe(422);
+      expect(search.body).toContain('created_at');
+      expect(search.body).not.toMatch(DATABASE_WORDS);
+    }
+    const period = await ctx.request(alice, {
+      method: 'POST',
+      url: '/leads/api/leads/metrics',
+      payload: { metrics: ['leads_count'], period_from: '0000-01-01' },
+    });
+    expect422(period, 'period_from');
+    // The edge of the range is accepted, and the document states the bound the validator enforces.
+    const search = await ctx.request(alice, {
+      method: 'POST',
+      url: '/leads/api/leads/search',
+      payload: { filter: { created_at: { from: '0001-01-01T00:00:00-15:59' } } },
+    });
+    expect(search.statusCode, search.body).toBe(200);
+    const document = (await ctx.request(null, { method: 'GET', url: '/openapi.json' })).body;
+    expect(document).toContain(JSON.stringify(STORABLE_DATE_TIME_PATTERN));
   });
 
   it('refuses offsets past the bound on GET lists and POST searches', async () => {

@@ -12,6 +12,7 @@ import addFormatsModule from 'ajv-formats';
 import { generate } from 'json-schema-faker';
 import qs from 'qs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_PATH } from '../../src/http/auth.js';
 import { CUSTOM_FORMATS } from '../../src/http/formats.js';
 import { dereference } from '../../src/http/openapi-components.js';
 import { validationFailure, validatorCompiler } from '../../src/http/validation.js';
@@ -252,16 +253,20 @@ afterAll(() => ctx.close());
  * A multipart body from a sampled object: file fields (contentMediaType) carry the documented example's
  * content - random bytes are no CSV or image - and the other fields their sampled values.
  */
-function multipart(schema: JsonSchema, value: Record<string, unknown>, example: unknown) {
+function multipart(schema: JsonSchema, value: Record<string, unknown>, example: unknown, whole = false) {
   const boundary = 'sampler-boundary-7f3a';
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((schema.required ?? []) as string[]);
   // A JSON text field holds a document of its own that the sampler cannot write; left out unless required.
   const entries = Object.entries(value).filter(
-    ([key]) => required.has(key) || properties[key]?.contentMediaType !== 'application/json',
+    ([key]) => whole || required.has(key) || properties[key]?.contentMediaType !== 'application/json',
   );
   const parts = entries.map(([key, field]) => {
     const media = properties[key]?.contentMediaType;
+    // A JSON part travels as a field with its media type (no file name), as OpenAPI's default encoding has it.
+    if (media === 'application/json') {
+      return `--${boundary}\r\nContent-Disposition: form-data; name="${key}"\r\nContent-Type: ${media}\r\n\r\n${String(field)}\r\n`;
+    }
     if (typeof media === 'string') {
       const content = String((example as Record<string, unknown> | undefined)?.[key] ?? field);
       const name = `sample.${media.split('/')[1] ?? 'bin'}`;
@@ -328,6 +333,24 @@ describe('requests generated from the OpenAPI document', () => {
         operations.some((op) => `${op.method} ${op.path}` === gap),
         `stale KNOWN_GAPS entry ${gap}`,
       ).toBe(true);
+    }
+  });
+
+  it('take every upload example as the document shows it, JSON part included', async () => {
+    const uploads = operations.filter(
+      (op) => op.body?.media === 'multipart/form-data' && op.body.example && API_PATH.test(op.path),
+    );
+    expect(uploads.length).toBeGreaterThan(1);
+    for (const op of uploads) {
+      const example = op.body?.example as Record<string, unknown>;
+      const { payload, headers } = multipart(op.body?.schema ?? {}, example, example, true);
+      const res = await ctx.request(alice, {
+        method: op.method as 'POST',
+        url: await samplePath(op, 0),
+        headers,
+        payload,
+      });
+      expect(res.statusCode, `${op.method} ${op.path}: ${res.body}`).toBeLessThan(300);
     }
   });
 

@@ -129,6 +129,20 @@ describe('POST /flows/api/attachments', () => {
     expect(badJson.statusCode).toBe(422);
     expect(badJson.json().error.data).toHaveProperty('payload');
 
+    // A payload part declared application/json arrives parsed: taken when valid, a 422 naming it when not.
+    const typedJson = await post(alice, [
+      file(PDF_BYTES, 'a.pdf'),
+      { name: 'payload', content: '{"name":"typed.pdf"}', contentType: 'application/json' },
+    ]);
+    expect(typedJson.statusCode, typedJson.body).toBe(201);
+    expect(typedJson.json().payload.name).toBe('typed.pdf');
+    const typedBad = await post(alice, [
+      file(PDF_BYTES, 'a.pdf'),
+      { name: 'payload', content: '{nope', contentType: 'application/json' },
+    ]);
+    expect(typedBad.statusCode).toBe(422);
+    expect(typedBad.json().error.data).toHaveProperty('payload');
+
     const wrongSize = await post(alice, [
       file(PDF_BYTES, 'a.pdf'),
       { name: 'payload[size]', content: '99999' },

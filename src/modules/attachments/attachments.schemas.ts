@@ -3,6 +3,9 @@ import { DateTime, Envelope, ListQuery, Nullable, Uuid } from '../../http/schema
 import { ACCEPTED_TYPES_TEXT } from './attachment-types.js';
 import { attachmentFilterFields, attachmentSort } from './attachments.repository.js';
 
+/** The smallest text a PDF sniffer recognises: the example's size must match the bytes sent. */
+const EXAMPLE_PDF = '%PDF-1.7\n%%EOF\n';
+
 export const Attachment = Type.Object(
   {
     uuid: Uuid('Referenced as attachments: [{uuid}] when sending a LinkedIn message or an e-mail'),
@@ -48,8 +51,12 @@ export const AttachmentUploadForm = {
         additionalProperties: false,
         examples: [
           {
-            attachment: '%PDF-1.7 ...',
-            payload: '{"name":"brochure.pdf","size":"324274","type":"application/pdf"}',
+            attachment: EXAMPLE_PDF,
+            payload: JSON.stringify({
+              name: 'brochure.pdf',
+              size: String(Buffer.byteLength(EXAMPLE_PDF)),
+              type: 'application/pdf',
+            }),
           },
         ],
       },

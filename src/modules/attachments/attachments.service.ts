@@ -47,12 +47,15 @@ function tooLarge(maxBytes: number): AppError {
   );
 }
 
-/** The `payload` part: a JSON object, or bracket fields payload[name]... merged into `into`. */
-function readPayloadField(fieldname: string, value: string, into: DeclaredPayload) {
+/**
+ * The `payload` part: a JSON object, or bracket fields payload[name]... merged into `into`. A part sent
+ * with Content-Type application/json arrives parsed (the multipart parser reads it), a plain one as text.
+ */
+function readPayloadField(fieldname: string, value: unknown, into: DeclaredPayload) {
   if (fieldname === 'payload') {
-    let parsed: unknown;
+    let parsed: unknown = value;
     try {
-      parsed = JSON.parse(value);
+      if (typeof value === 'string') parsed = JSON.parse(value);
     } catch {
       throw invalidField('payload', 'payload must be a JSON object {"name", "size", "type"}.');
     }
@@ -130,7 +133,7 @@ export function createAttachmentsService(deps: { db: Database; store: FileStore;
       try {
         for await (const part of parts) {
           if (part.type === 'field') {
-            readPayloadField(part.fieldname, typeof part.value === 'string' ? part.value : '', payload);
+            readPayloadField(part.fieldname, part.value, payload);
             continue;
           }
           if (!FILE_FIELDS.includes(part.fieldname) || stored) {
@@ -180,6 +183,10 @@ export function createAttachmentsService(deps: { db: Database; store: FileStore;
       } catch (error) {
         await store.delete(key);
         if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(maxBytes);
+        if ((error as { code?: string }).code === 'FST_INVALID_JSON_FIELD_ERROR') {
+          // The parser reads a part declared application/json; the only such part here is payload.
+          throw invalidField('payload', 'payload must be a JSON object {"name", "size", "type"}.');
+        }
         throw error;
       }
     },

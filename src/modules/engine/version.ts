@@ -1,17 +1,23 @@
 // A flow version as the engine walks it: nodes by id, the node an edge leads to per branch, and the
-// contact sources. Versions are immutable, so a compiled version is cached for the life of the process.
+// contact sources. Versions are immutable, so a compiled version is cached for the life of the process;
+// each node's payload is checked against its type's schema once, here (nodes/registry.ts).
 import { LRUCache } from 'lru-cache';
 import type { Executor } from '../../db/database.js';
+import { validationFailure } from '../../http/validation.js';
+import { nodeDefinition, payloadValidator } from './nodes/registry.js';
 
 export type Edge = { node_id: number; branch_id: number };
 
-export type EngineNode = {
+/** A node of a compiled version; `P` is its payload's type once its definition's check has passed. */
+export type EngineNode<P = Record<string, unknown>> = {
   id: number;
   type: string;
   before: Edge[];
   after: Edge[];
-  payload: Record<string, unknown>;
+  payload: P;
   delay_in_seconds: number;
+  /** Why the payload does not match its type's schema (a version written around the API); the step fails. */
+  payloadError?: string;
 };
 
 export type ContactSource = {
@@ -38,6 +44,14 @@ function asObject(value: unknown): Record<string, unknown> {
     : {};
 }
 
+/** Why `payload` fails its type's schema, if it does (an unknown type has no schema to fail). */
+function payloadProblem(type: string, payload: Record<string, unknown>): string | undefined {
+  const definition = nodeDefinition(type);
+  if (!definition) return undefined;
+  const check = payloadValidator(definition);
+  return check({ payload }) ? undefined : validationFailure(check.errors ?? [], 'body').message;
+}
+
 export function compileVersion(row: {
   uuid: string;
   flow_uuid: string;
@@ -48,14 +62,18 @@ export function compileVersion(row: {
   for (const raw of row.nodes) {
     const node = asObject(raw);
     const id = Number(node.id);
+    const type = String(node.type);
+    // A node without configuration arrives as [] from the hosted editor.
+    const payload = asObject(node.payload);
+    const problem = payloadProblem(type, payload);
     nodes.set(id, {
       id,
-      type: String(node.type),
+      type,
       before: (Array.isArray(node.before) ? node.before : []) as Edge[],
       after: (Array.isArray(node.after) ? node.after : []) as Edge[],
-      // A node without configuration arrives as [] from the hosted editor.
-      payload: asObject(node.payload),
+      payload,
       delay_in_seconds: Math.max(0, Number(node.delay_in_seconds) || 0),
+      ...(problem ? { payloadError: problem } : {}),
     });
   }
   const sources = new Map<number, ContactSource>();

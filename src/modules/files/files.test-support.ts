@@ -28,7 +28,8 @@ export function multipart(parts: Part[]) {
     const disposition = part.filename
       ? `form-data; name="${part.name}"; filename="${part.filename}"`
       : `form-data; name="${part.name}"`;
-    const type = part.filename ? `\r\nContent-Type: ${part.contentType ?? 'text/csv'}` : '';
+    const type =
+      part.filename || part.contentType ? `\r\nContent-Type: ${part.contentType ?? 'text/csv'}` : '';
     chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}${type}\r\n\r\n`));
     chunks.push(Buffer.isBuffer(part.content) ? part.content : Buffer.from(part.content));
     chunks.push(Buffer.from('\r\n'));

@@ -3,8 +3,9 @@
 // contact sources list (a sender deleted or disabled after the version was saved counts as missing, an
 // enabled one without an active mailbox or a running seat is named for the steps it cannot take).
 import type { Executor } from '../../db/database.js';
+import { nodeDefinition } from '../engine/index.js';
+import type { AnyNodeDefinition } from '../engine/nodes/define.js';
 import { type SenderChannels, selectSenderChannels } from '../senders/senders.repository.js';
-import { nodeType } from './versions/node-catalogue.js';
 import { selectVersionOutlines } from './versions/versions.repository.js';
 
 export type FlowWarning = {
@@ -19,12 +20,14 @@ export type FlowWarning = {
   sender_profile_uuid?: string;
 };
 
+const needsSender = (definition: AnyNodeDefinition) => definition.needs?.includes('sender') ?? false;
+
 export type VersionOutline = { types: string[]; senders: string[] };
 
 /** The channel an action node acts on for its contact (LinkedIn through a seat, e-mail through a mailbox). */
 function channelOf(type: string): 'linkedin' | 'email' | undefined {
-  const definition = nodeType(type);
-  if (definition?.category !== 'action' || !definition.needsSender) return undefined;
+  const definition = nodeDefinition(type);
+  if (definition?.category !== 'action' || !needsSender(definition)) return undefined;
   if (type.startsWith('linkedin_')) return 'linkedin';
   if (type.startsWith('email_')) return 'email';
   return undefined;
@@ -57,7 +60,7 @@ function senderWarnings(outline: VersionOutline, senders: Map<string, SenderChan
 
 export function flowWarnings(outline: VersionOutline, senders: Map<string, SenderChannels>): FlowWarning[] {
   const warnings: FlowWarning[] = [];
-  const definitions = outline.types.map((type) => nodeType(type));
+  const definitions = outline.types.map((type) => nodeDefinition(type));
   if (!definitions.some((definition) => definition?.category === 'action')) {
     warnings.push({
       code: 'no_action_node',
@@ -65,7 +68,7 @@ export function flowWarnings(outline: VersionOutline, senders: Map<string, Sende
         'The active version has no action node (message, connection request, e-mail, tag...): contacts only wait and route. Save a version with the steps to run.',
     });
   }
-  if (definitions.some((definition) => definition?.needsSender)) {
+  if (definitions.some((definition) => definition && needsSender(definition))) {
     const known = outline.senders.filter((uuid) => senders.has(uuid));
     if (known.length === 0) {
       warnings.push({

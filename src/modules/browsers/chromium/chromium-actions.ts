@@ -6,7 +6,7 @@
 // show (the thread, the profile's actions) and the action is not there; otherwise `unknown`.
 import type { Page } from 'playwright-core';
 import type { AttachmentFile } from '../../attachments/attachment-files.js';
-import type { ActionOutcome, ActionRequest, OutcomeCheck } from '../../engine/drivers/driver.js';
+import type { ActionOutcome, ActionRequest, OutcomeCheck } from '../../channels/driver.js';
 import { inviteLink, type Pages, present, stop } from './chromium-pages.js';
 import { SELECTORS as S } from './linkedin-pages.js';
 
@@ -147,7 +147,7 @@ export async function sendMessage(
 async function latestPost(p: Pages, page: Page, handle: string) {
   const kind = await p.go(page, p.urls.recentActivity(handle));
   if (kind === 'not_found') stop('not_found', `LinkedIn has no profile ${handle}.`);
-  if ((await p.content(page, S.activity.post, 'recent activity')) === 'empty') return null;
+  if ((await p.content(page, S.activity.post, 'recent activity', 'activity.post')) === 'empty') return null;
   const posts = page.locator(S.activity.post);
   const count = await posts.count();
   let best = 0;
@@ -204,7 +204,7 @@ export async function commentLatest(
 export async function endorse(p: Pages, page: Page, handle: string, wanted: number): Promise<ActionOutcome> {
   const kind = await p.go(page, p.urls.skills(handle));
   if (kind === 'not_found') stop('not_found', `LinkedIn has no profile ${handle}.`);
-  await p.content(page, S.skills.item, 'skills page');
+  await p.content(page, S.skills.item, 'skills page', 'skills.item');
   if ((await page.locator(S.skills.endorse).count()) === 0) {
     stop('not_connected', 'Only first-degree connections can be endorsed.');
   }
@@ -236,7 +236,8 @@ function invitationCard(page: Page, handle: string) {
 /** The target's card in the sent invitations (null: the list is shown and they are not in it). */
 async function sentCard(p: Pages, page: Page, handle: string) {
   await p.go(page, p.urls.sentInvitations());
-  if ((await p.content(page, S.invitations.card, 'sent invitations')) === 'empty') return null;
+  if ((await p.content(page, S.invitations.card, 'sent invitations', 'invitations.card')) === 'empty')
+    return null;
   const card = invitationCard(page, handle);
   return (await card.count()) > 0 ? card.first() : null;
 }
@@ -328,7 +329,7 @@ export async function checkAction(
     }
     case 'linkedin_endorse_skills': {
       await p.go(page, p.urls.skills(handle));
-      await p.content(page, S.skills.item, 'skills page');
+      await p.content(page, S.skills.item, 'skills page', 'skills.item');
       return (await page.locator(`${S.skills.endorse}[aria-pressed="true"]`).count()) > 0
         ? 'done'
         : 'not_done';

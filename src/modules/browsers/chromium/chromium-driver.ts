@@ -10,12 +10,7 @@
 // inbox: chromium-inbox.ts.
 import type { Page } from 'playwright-core';
 import type { AttachmentFile } from '../../attachments/attachment-files.js';
-import type {
-  ActionOutcome,
-  ActionRequest,
-  ChannelDriver,
-  OutcomeCheck,
-} from '../../engine/drivers/driver.js';
+import type { ActionOutcome, ActionRequest, ChannelDriver, OutcomeCheck } from '../../channels/driver.js';
 import {
   checkAction,
   commentLatest,
@@ -33,7 +28,7 @@ export { type ChromiumOptions, type ChromiumSeat, handleOf } from './chromium-pa
 export { createChromiumReader } from './chromium-reads.js';
 
 export function createChromiumDriver(seat: ChromiumSeat, options: ChromiumOptions): ChannelDriver {
-  const p = pages(options);
+  const p = pages(options, seat);
 
   /** The files of a message's attachments, read before the browser is taken. */
   async function filesOf(request: ActionRequest): Promise<AttachmentFile[]> {

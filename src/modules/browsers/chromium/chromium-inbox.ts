@@ -1,6 +1,6 @@
 // A seat's inbox read in its browser (the sync, src/modules/linkedin-messages/): see createChromiumInbox.
-import type { InboxItem, InboxPage, LinkedInInbox } from '../../engine/drivers/inbox.js';
-import type { ReadOutcome } from '../../engine/drivers/reader.js';
+import type { InboxItem, InboxPage, LinkedInInbox } from '../../channels/inbox.js';
+import type { ReadOutcome } from '../../channels/reader.js';
 import { type ChromiumOptions, type ChromiumSeat, pages, stop } from './chromium-pages.js';
 import { readFailure } from './chromium-reads.js';
 import { SELECTORS as S } from './linkedin-pages.js';
@@ -27,7 +27,7 @@ type ConnectionRow = { person: string; name: string; at: string };
  * out: the sends are stored when they are made. A connection the page shows without a date is skipped.
  */
 export function createChromiumInbox(seat: ChromiumSeat, options: ChromiumOptions): LinkedInInbox {
-  const p = pages(options);
+  const p = pages(options, seat);
   return {
     name: 'chromium',
     async readSince(_context, cursor, limit): Promise<ReadOutcome<InboxPage>> {
@@ -36,7 +36,12 @@ export function createChromiumInbox(seat: ChromiumSeat, options: ChromiumOptions
           const kind = await p.go(page, p.urls.inbox());
           if (kind !== 'messaging') stop('transient', `Expected the messaging page, got ${page.url()}.`);
           // The conversation list, or LinkedIn's empty inbox: neither in time is selector_miss, not "no news".
-          const inbox = await p.content(page, S.messaging.conversation, 'messaging page');
+          const inbox = await p.content(
+            page,
+            S.messaging.conversation,
+            'messaging page',
+            'messaging.conversation',
+          );
           const conversations = inbox === 'empty' ? 0 : await page.locator(S.messaging.conversation).count();
           const messages = await page.locator(S.messaging.conversation).evaluateAll(
             (nodes, sel) =>
@@ -71,7 +76,7 @@ export function createChromiumInbox(seat: ChromiumSeat, options: ChromiumOptions
           if (connectionsKind !== 'connections') {
             stop('transient', `Expected the connections page, got ${page.url()}.`);
           }
-          await p.content(page, S.connections.card, 'connections page');
+          await p.content(page, S.connections.card, 'connections page', 'connections.card');
           const connections = await page.locator(S.connections.card).evaluateAll(
             (nodes, sel) =>
               nodes.map((node) => ({

@@ -6,8 +6,8 @@
 // LinkedIn is a single-page app, its actions are fetch calls.
 import type { Logger } from 'pino';
 import type { Locator, Page } from 'playwright-core';
-import type { FailureReason } from '../../engine/drivers/driver.js';
-import type { PersonRef } from '../../engine/drivers/reader.js';
+import type { FailureReason } from '../../channels/driver.js';
+import type { PersonRef } from '../../channels/reader.js';
 import {
   classifyUrl,
   linkedInUrls,
@@ -16,6 +16,7 @@ import {
   SELECTORS as S,
   sessionProblem,
 } from './linkedin-pages.js';
+import { pageDumps } from './page-dumps.js';
 import { SeatBusyError } from './seat-browsers.js';
 
 export type StopReason = FailureReason | 'selector_miss';
@@ -95,8 +96,13 @@ export function failure(
 /** LinkedIn's own refusals after a click: the action did not happen, so they stand as they are. */
 const REFUSALS: ReadonlySet<StopReason> = new Set(['weekly_limit', 'note_quota', 'cant_resend_yet']);
 
-export function pages(options: ChromiumOptions) {
+export function pages(options: ChromiumOptions, seat?: ChromiumSeat) {
   const urls = linkedInUrls(options.baseUrl);
+  const dumps = pageDumps(
+    seat ? options.browsers.pageDumpsDir : undefined,
+    seat ?? { teamId: 0, seatId: 0 },
+    options.logger,
+  );
   const timeout = options.timeoutMs ?? 15_000;
   const confirmTimeout = options.confirmTimeoutMs ?? timeout;
   const contentTimeout = options.contentTimeoutMs ?? timeout;
@@ -113,7 +119,16 @@ export function pages(options: ChromiumOptions) {
 
   async function go(page: Page, url: string): Promise<PageKind> {
     await page.goto(url, { waitUntil: 'domcontentloaded', timeout });
-    return where(page);
+    const kind = where(page);
+    // A page of no known kind: kept (redacted) for whoever updates the site profile.
+    if (kind === 'unknown') await dumps.save(page, { what: `a page of no known kind after ${url}` });
+    return kind;
+  }
+
+  /** The page is of the right kind but not what the driver knows: saved (redacted), then selector_miss. */
+  async function miss(page: Page, missed: string, message: string): Promise<never> {
+    await dumps.save(page, { what: message, missed: [missed] });
+    return stop('selector_miss', message);
   }
 
   const has = (page: Page, selector: string) => present(page.locator(selector));
@@ -141,7 +156,7 @@ export function pages(options: ChromiumOptions) {
    * The hydrated content of a page of the right kind: the first match of `list`, or LinkedIn's empty
    * state; neither in time is `selector_miss` (the page changed or did not render) - never "nothing".
    */
-  async function content(page: Page, list: string, what: string): Promise<'found' | 'empty'> {
+  async function content(page: Page, list: string, what: string, item = what): Promise<'found' | 'empty'> {
     const seen = await until(
       page,
       [
@@ -151,7 +166,7 @@ export function pages(options: ChromiumOptions) {
       contentTimeout,
     );
     if (!seen)
-      stop('selector_miss', `The ${what} showed neither its list nor an empty state (${page.url()}).`);
+      await miss(page, item, `The ${what} showed neither its list nor an empty state (${page.url()}).`);
     return seen!;
   }
 
@@ -204,7 +219,8 @@ export function pages(options: ChromiumOptions) {
     if (kind !== 'profile') stop('transient', `Expected a profile page, got ${page.url()}.`);
     const card = page.locator(S.profile.topCard).first();
     const seen = await until(page, [['card', () => present(card)]], contentTimeout);
-    if (!seen) stop('selector_miss', `The profile ${handle} showed no top card this driver knows.`);
+    if (!seen)
+      await miss(page, 'profile.topCard', `The profile ${handle} showed no top card this driver knows.`);
     return card;
   }
 
@@ -238,6 +254,8 @@ export function pages(options: ChromiumOptions) {
     contentTimeout,
     where,
     go,
+    miss,
+    dumps,
     has,
     until,
     content,

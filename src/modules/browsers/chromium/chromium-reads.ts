@@ -13,7 +13,7 @@ import {
   type ReadPace,
   SEARCH_TYPES,
   type SearchPage,
-} from '../../engine/drivers/reader.js';
+} from '../../channels/reader.js';
 import {
   type ChromiumOptions,
   type ChromiumSeat,
@@ -148,7 +148,7 @@ async function readCompany(p: Pages, page: Page, ref: CompanyRef): Promise<Linke
   if (kind === 'not_found') stop('not_found', 'LinkedIn has no such company page.');
   const root = page.locator(S.company.root).first();
   if (!(await p.until(page, [['root', () => present(root)]], p.contentTimeout))) {
-    stop('selector_miss', `The company page showed no card this driver knows (${page.url()}).`);
+    await p.miss(page, 'company.root', `The company page showed no card this driver knows (${page.url()}).`);
   }
   const facts: Record<string, string> = {};
   const rows = page.locator(S.company.fact);
@@ -202,7 +202,9 @@ async function readSearch(p: Pages, page: Page, url: string, kind: 'people' | 'c
   const rows = page.locator(S.search.result);
   // Results or LinkedIn's "no results" state; neither is selector_miss, never an empty page.
   const count =
-    (await p.content(page, S.search.result, 'search results')) === 'empty' ? 0 : await rows.count();
+    (await p.content(page, S.search.result, 'search results', 'search.result')) === 'empty'
+      ? 0
+      : await rows.count();
   const total = firstNumber(await text(page, S.search.total));
   const hasMore = (await page.locator(S.search.next).count()) > 0;
   const items = [];
@@ -274,7 +276,7 @@ export function createChromiumReader(
   seat: ChromiumSeat,
   options: ChromiumOptions & { pace: ReadPace },
 ): LinkedInReader {
-  const p = pages(options);
+  const p = pages(options, seat);
   async function read<T>(work: (page: Page) => Promise<T>): Promise<ReadOutcome<T>> {
     try {
       const value = await options.browsers.use(seat.teamId, seat.seatId, ({ page }) => work(page));

@@ -19,6 +19,8 @@ export type ReplicaSeat = {
   seatId: number;
   /** The replica session (`li_at`) the seat holds. */
   token: string;
+  /** Where the seat saves the pages it did not understand. */
+  pageDumpsDir: string;
   close(): Promise<void>;
 };
 
@@ -31,7 +33,11 @@ export async function openReplicaSeat(
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'leadflow-li-'));
   const box = secretBoxOf(ctx.config);
   const browsers = createSeatBrowsers({
-    config: { dataDir, linkedin: { ...ctx.config.linkedin, maxOpenBrowsers: 1 } },
+    config: {
+      dataDir,
+      // Page dumps go to the temporary directory too (removed by close).
+      linkedin: { ...ctx.config.linkedin, maxOpenBrowsers: 1, pageDumpsDir: path.join(dataDir, 'pages') },
+    },
     db: ctx.db,
     secretBox: box,
     onContext: guard.install,
@@ -57,6 +63,7 @@ export async function openReplicaSeat(
     senderUuid: sender.uuid,
     seatId: seat.id,
     token,
+    pageDumpsDir: path.join(dataDir, 'pages'),
     async close() {
       await browsers.closeAll();
       await fs.rm(dataDir, { recursive: true, force: true });

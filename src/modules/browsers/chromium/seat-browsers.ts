@@ -61,6 +61,8 @@ export interface SeatBrowsers {
   openSeats(): Array<{ teamId: number; seatId: number }>;
   /** Why Chromium cannot start in this process (logged as an error), or undefined when it can. */
   startProblem(): Promise<string | undefined>;
+  /** Where seats save the pages the driver did not understand (page-dumps.ts); none: not saved. */
+  readonly pageDumpsDir: string | undefined;
 }
 
 /** The seat's browser is held by someone else (the login live view); try again later. */
@@ -68,7 +70,8 @@ export class SeatBusyError extends Error {}
 
 export type SeatBrowsersOptions = {
   config: Pick<Config, 'dataDir'> & {
-    linkedin: Pick<Config['linkedin'], 'chromiumPath' | 'browserIdleMs' | 'maxOpenBrowsers'>;
+    linkedin: Pick<Config['linkedin'], 'chromiumPath' | 'browserIdleMs' | 'maxOpenBrowsers'> &
+      Partial<Pick<Config['linkedin'], 'pageDumpsDir'>>;
   };
   db: Database;
   secretBox: SecretBox;
@@ -422,5 +425,6 @@ export function createSeatBrowsers(options: SeatBrowsersOptions): SeatBrowsers {
     },
 
     startProblem,
+    pageDumpsDir: settings.pageDumpsDir,
   };
 }

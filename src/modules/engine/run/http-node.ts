@@ -3,11 +3,12 @@
 // before the batch commits repeats it, so endpoints should be idempotent (the task uuid is sent as
 // Idempotency-Key to help them).
 import { InvalidTargetError, type WebhookClient } from '../../webhooks/webhook-client.js';
+import type { NodeOf } from '../nodes/define.js';
+import type { CallApiPayload } from '../nodes/http.js';
 import type { Rendered } from '../render.js';
-import type { EngineNode } from '../version.js';
 import type { TaskOutcome, Work } from './work.js';
 
-const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+type CallApiNode = NodeOf<CallApiPayload>;
 
 export type HttpNodeDeps = {
   client: WebhookClient;
@@ -28,14 +29,13 @@ function renderAt(work: Work, deps: HttpNodeDeps, path: string, template: string
 
 function stringMap(
   field: string,
-  value: unknown,
+  value: Record<string, unknown> | undefined,
   work: Work,
   deps: HttpNodeDeps,
   dropEmpty: boolean,
 ): Record<string, string> {
   const out: Record<string, string> = {};
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return out;
-  for (const [key, raw] of Object.entries(value as Record<string, unknown>)) {
+  for (const [key, raw] of Object.entries(value ?? {})) {
     const rendered =
       raw === null || raw === undefined ? '' : renderAt(work, deps, `payload.${field}.${key}`, String(raw));
     if (dropEmpty && rendered === '') continue;
@@ -44,7 +44,7 @@ function stringMap(
   return out;
 }
 
-export async function callApi(node: EngineNode, work: Work, deps: HttpNodeDeps): Promise<TaskOutcome> {
+export async function callApi(node: CallApiNode, work: Work, deps: HttpNodeDeps): Promise<TaskOutcome> {
   try {
     return await call(node, work, deps);
   } catch (error) {
@@ -53,19 +53,12 @@ export async function callApi(node: EngineNode, work: Work, deps: HttpNodeDeps):
   }
 }
 
-async function call(node: EngineNode, work: Work, deps: HttpNodeDeps): Promise<TaskOutcome> {
+async function call(node: CallApiNode, work: Work, deps: HttpNodeDeps): Promise<TaskOutcome> {
   const p = node.payload;
-  const method = String(p.method ?? 'POST').toUpperCase();
-  if (!METHODS.has(method)) {
-    return {
-      status: 'failed',
-      automation_error_code: 'invalid_request',
-      error_msg: `Unsupported method ${method}.`,
-    };
-  }
-  const dropEmpty = p.should_remove_empty_values === true || p.should_remove_empty_values === 1;
+  const method = p.method;
+  const dropEmpty = p.should_remove_empty_values === true;
   // Every text is rendered before anything goes out: one that cannot be rendered makes no call.
-  const endpoint = renderAt(work, deps, 'payload.endpoint', String(p.endpoint ?? ''));
+  const endpoint = renderAt(work, deps, 'payload.endpoint', p.endpoint);
   const query = stringMap('query', p.query, work, deps, dropEmpty);
   const body =
     method === 'GET' || method === 'DELETE'
@@ -85,7 +78,7 @@ async function call(node: EngineNode, work: Work, deps: HttpNodeDeps): Promise<T
     return { status: 'failed', automation_error_code: 'invalid_request', error_msg: message };
   }
   for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
-  const attempts = p.auto_retry_on_errors === true || p.auto_retry_on_errors === 1 ? 3 : 1;
+  const attempts = p.auto_retry_on_errors === true ? 3 : 1;
   let last = '';
   for (let attempt = 1; attempt <= attempts; attempt += 1) {
     const response = await deps.client.call({

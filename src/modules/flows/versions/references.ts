@@ -7,19 +7,8 @@ import { sql } from 'kysely';
 import type { Executor } from '../../../db/database.js';
 import { isUuid } from '../../../lib/ids.js';
 import { selectAttachmentsByUuids } from '../../attachments/attachments.repository.js';
+import type { ReferenceKind } from '../../engine/nodes/define.js';
 import { selectExistingTagUuids } from '../../tags/tags.repository.js';
-
-export type ReferenceKind =
-  | 'tag'
-  | 'list'
-  | 'pipeline_stage'
-  | 'sender_profile'
-  | 'flow'
-  | 'webhook'
-  | 'ai_template'
-  | 'attachment'
-  | 'integration'
-  | 'api_call_account';
 
 /** Answers which of `uuids` (lower-case, valid) name a record of the team. */
 export type ReferenceChecker = (db: Executor, teamId: number, uuids: string[]) => Promise<Set<string>>;

@@ -2,6 +2,7 @@
 // and says what is wrong.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext, type TestUser } from '../../../../test/harness.js';
+import { NODE_TYPE_NAMES, nodeDefinition } from '../../engine/nodes/registry.js';
 import {
   createFlow,
   linearTree,
@@ -12,7 +13,6 @@ import {
   type TestNode,
   type WireFlow,
 } from '../flows.fixtures.js';
-import { NODE_TYPES } from './node-catalogue.js';
 
 let ctx: TestContext;
 let alice: TestUser;
@@ -171,10 +171,10 @@ describe('tree validation', () => {
       rule_manual_router: [1, 2],
       ai_rule_filter: [1, 0],
     };
-    const types = Object.keys(NODE_TYPES).filter((type) => type !== 'end');
+    const types = NODE_TYPE_NAMES.filter((type) => type !== 'end');
     // Each type as the first node of its own flow, every branch to an end node.
     for (const type of types) {
-      const definition = NODE_TYPES[type]!;
+      const definition = nodeDefinition(type)!;
       const ids =
         branchesOf[type] ?? (definition.branches.kind === 'fixed' ? [...definition.branches.ids] : [1]);
       const target = await createFlow(ctx, alice, { name: type });
@@ -594,6 +594,6 @@ describe('validate-node and validate-contact-source', () => {
     const timer = res.json().find((t: { type: string }) => t.type === 'util_timer');
     expect(timer).toMatchObject({ category: 'delay', branches: [1], needs_sender: false });
     expect(timer.payload_schema.properties.wait_time.maximum).toBe(31_536_000);
-    expect(res.json()).toHaveLength(Object.keys(NODE_TYPES).length);
+    expect(res.json()).toHaveLength(NODE_TYPE_NAMES.length);
   });
 });

@@ -2,11 +2,11 @@
 // Every problem is collected (never just the first) under a path that names the node or contact
 // source by id: `nodes[id=3].payload.template`, `contact_sources[id=1].after_id`. The service adds the
 // checks that need the database (references, contact filters) and answers one 422 with all of them.
-import { Type } from 'typebox';
-import { compileBodyValidator, validationFailure } from '../../../http/validation.js';
+import { validationFailure } from '../../../http/validation.js';
 import { isUuid } from '../../../lib/ids.js';
+import { NODE_TYPE_NAMES, nodeDefinition, payloadValidator } from '../../engine/index.js';
+import type { AnyNodeDefinition } from '../../engine/nodes/define.js';
 import { checkTemplate } from '../../templates/render/render.js';
-import { NODE_TYPE_NAMES, type NodeType, nodeType, type Reference } from './node-catalogue.js';
 import type { ReferenceUse } from './references.js';
 import type { ContactSourceInput, NodeInput } from './versions.schemas.js';
 
@@ -81,21 +81,8 @@ export const nodePath = (node: { id: number }) => `nodes[id=${node.id}]`;
 export const sourcePath = (source: { id: number }) => `contact_sources[id=${source.id}]`;
 const label = (node: { id: number; type: string }) => `Node ${node.id} (${node.type})`;
 
-const payloadCheckers = new Map<string, ReturnType<typeof compileBodyValidator>>();
-
-function payloadChecker(type: string, definition: NodeType) {
-  let check = payloadCheckers.get(type);
-  if (!check) {
-    check = compileBodyValidator(
-      Type.Object({ payload: definition.payload }, { additionalProperties: false }),
-    );
-    payloadCheckers.set(type, check);
-  }
-  return check;
-}
-
 /** The branch ids that must leave `node` (undefined when its payload is too broken to say). */
-export function branchIdsOf(node: StoredNode, definition: NodeType): number[] | undefined {
+export function branchIdsOf(node: StoredNode, definition: AnyNodeDefinition): number[] | undefined {
   const rule = definition.branches;
   if (rule.kind === 'none') return [];
   if (rule.kind === 'fixed') return [...rule.ids];
@@ -104,68 +91,24 @@ export function branchIdsOf(node: StoredNode, definition: NodeType): number[] | 
   return branches.map((branch) => (branch as { branch_id: number }).branch_id);
 }
 
-const MESSAGE_TYPES = new Set([
-  'linkedin_send_message',
-  'linkedin_send_inmail',
-  'linkedin_comment_latest_post',
-  'email_send_message',
-]);
-
-/** Rules of a payload beyond its shape. */
-function payloadRuleProblems(node: StoredNode, context: { flowUuid?: string }): Problem[] {
+/** Rules of a payload (that has its shape) beyond its shape: its type's, and branches named once. */
+function payloadRuleProblems(
+  node: StoredNode,
+  definition: AnyNodeDefinition,
+  context: { flowUuid?: string },
+): Problem[] {
   const problems: Problem[] = [];
   const at = (field: string, message: string) =>
     problems.push({ path: `${nodePath(node)}.${field}`, message: `${label(node)}: ${message}` });
-  const payload = node.payload;
-  const branches = Array.isArray(payload.branches)
-    ? (payload.branches as Array<Record<string, unknown>>)
+  const branches = Array.isArray(node.payload.branches)
+    ? (node.payload.branches as Array<Record<string, unknown>>)
     : [];
   const ids = branches.map((branch) => branch.branch_id as number);
   const repeated = ids.filter((id, index) => ids.indexOf(id) !== index);
   if (repeated.length > 0) {
     at('payload.branches', `payload.branches names branch ${repeated[0]} twice; each branch appears once.`);
   }
-  switch (node.type) {
-    case 'rule_ab_test': {
-      const enabled = branches.filter((branch) => branch.is_enabled !== false);
-      const sum = enabled.reduce((total, branch) => total + (branch.value as number), 0);
-      if (sum !== 100) {
-        at(
-          'payload.branches',
-          `the values of the enabled branches must add up to 100 (they add up to ${sum}).`,
-        );
-      }
-      break;
-    }
-    case 'rule_filter': {
-      const match = branches.find((branch) => branch.branch_id === 1);
-      const filter = (match?.filters as { mass_actions_filter?: unknown } | undefined)?.mass_actions_filter;
-      if (match && (filter === undefined || filter === null)) {
-        at(
-          'payload.branches',
-          'branch 1 needs filters.mass_actions_filter: the contact filter (the contact search language) a contact must match to take branch 1.',
-        );
-      }
-      break;
-    }
-    case 'gs_send_to_flow':
-      if (context.flowUuid && String(payload.flow_uuid).toLowerCase() === context.flowUuid) {
-        at(
-          'payload.flow_uuid',
-          'payload.flow_uuid names this flow; a contact is never enrolled twice in a flow.',
-        );
-      }
-      break;
-  }
-  if (MESSAGE_TYPES.has(node.type)) {
-    const hasText = typeof payload.template === 'string' && payload.template.trim() !== '';
-    if (!hasText && !payload.template_uuid) {
-      at(
-        'payload.template',
-        'payload.template (the text) or payload.template_uuid (an AI template) is required.',
-      );
-    }
-  }
+  for (const { field, message } of definition.rules?.(node.payload, context) ?? []) at(field, message);
   return problems;
 }
 
@@ -174,7 +117,7 @@ function payloadRuleProblems(node: StoredNode, context: { flowUuid?: string }): 
  * AI-template endpoints): a typo is a 422 naming the field, with the parser's line and column, instead of
  * a message that cannot be sent.
  */
-function templateProblems(node: StoredNode, definition: NodeType): Problem[] {
+function templateProblems(node: StoredNode, definition: AnyNodeDefinition): Problem[] {
   return (definition.texts?.(node.payload) ?? []).flatMap(({ path, text }) =>
     checkTemplate(text).errors.map((error) => ({
       path: `${nodePath(node)}.${path}`,
@@ -188,7 +131,7 @@ function templateProblems(node: StoredNode, definition: NodeType): Problem[] {
  * branch ids of its outgoing edges. Tree-wide rules (edges to other nodes, reachability...) are not.
  */
 export function nodeProblems(node: StoredNode, context: { flowUuid?: string } = {}): Problem[] {
-  const definition = nodeType(node.type);
+  const definition = nodeDefinition(node.type);
   if (!definition) {
     return [
       {
@@ -198,7 +141,7 @@ export function nodeProblems(node: StoredNode, context: { flowUuid?: string } = 
     ];
   }
   const problems: Problem[] = [];
-  const check = payloadChecker(node.type, definition);
+  const check = payloadValidator(definition);
   let payloadValid = true;
   if (!check({ payload: node.payload })) {
     payloadValid = false;
@@ -210,7 +153,7 @@ export function nodeProblems(node: StoredNode, context: { flowUuid?: string } = 
     }
   }
   if (payloadValid) {
-    problems.push(...payloadRuleProblems(node, context), ...templateProblems(node, definition));
+    problems.push(...payloadRuleProblems(node, definition, context), ...templateProblems(node, definition));
   }
 
   const allowed = payloadValid ? branchIdsOf(node, definition) : undefined;
@@ -306,7 +249,7 @@ export function treeProblems(tree: Tree, context: { flowUuid?: string } = {}): P
       });
     }
     // Every branch of the node must lead on (so that, without cycles, every path ends in an end node).
-    const definition = nodeType(node.type);
+    const definition = nodeDefinition(node.type);
     const required = definition ? branchIdsOf(node, definition) : undefined;
     for (const branch of required ?? []) {
       if (!node.after.some((edge) => edge.branch_id === branch)) {
@@ -379,9 +322,9 @@ export function treeProblems(tree: Tree, context: { flowUuid?: string } = {}): P
 
 /** The team records a node names, for the reference check. */
 export function nodeReferences(node: StoredNode): ReferenceUse[] {
-  const definition = nodeType(node.type);
+  const definition = nodeDefinition(node.type);
   if (!definition?.references) return [];
-  return definition.references(node.payload).map((reference: Reference) => ({
+  return definition.references(node.payload).map((reference) => ({
     ...reference,
     path: `${nodePath(node)}.${reference.path}`,
     label: `${label(node)}: ${reference.path}`,
@@ -399,15 +342,12 @@ export function contactSourceReferences(source: StoredContactSource): ReferenceU
 
 /** The contact filters a node or contact source carries (compiled by the service). */
 export function nodeFilters(node: StoredNode): FilterUse[] {
-  if (node.type !== 'rule_filter' || !Array.isArray(node.payload.branches)) return [];
-  return (node.payload.branches as Array<{ branch_id: number; filters?: { mass_actions_filter?: unknown } }>)
-    .map((branch, index) => ({ branch, index }))
-    .filter(({ branch }) => branch.filters?.mass_actions_filter)
-    .map(({ branch, index }) => ({
-      path: `${nodePath(node)}.payload.branches.${index}.filters.mass_actions_filter`,
-      label: `${label(node)}: payload.branches.${index}.filters.mass_actions_filter`,
-      filter: branch.filters!.mass_actions_filter as Record<string, unknown>,
-    }));
+  const definition = nodeDefinition(node.type);
+  return (definition?.filters?.(node.payload) ?? []).map(({ path, filter }) => ({
+    path: `${nodePath(node)}.${path}`,
+    label: `${label(node)}: ${path}`,
+    filter,
+  }));
 }
 
 export function contactSourceFilters(source: StoredContactSource): FilterUse[] {

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { DateTime, Nullable, Selection, Uuid } from '../../../http/schemas.js';
+import { NODE_TYPE_NAMES } from '../../engine/index.js';
 import { LEAD_FILTER_KEYS } from '../../leads/leads.filter.js';
-import { NODE_TYPE_NAMES } from './node-catalogue.js';
 
 const NodeId = (description: string) => Type.Integer({ minimum: 0, maximum: 2_147_483_647, description });
 

@@ -4,10 +4,10 @@
 import type { Database } from '../../../db/database.js';
 import { AppError, invalidField, notFound } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
+import { NODE_TYPE_NAMES, nodeDefinition } from '../../engine/index.js';
 import { syncFilterSources } from '../enrollments/filter-sources.js';
 import { selectFlow, updateFlow } from '../flows.repository.js';
 import type { FlowHooks } from '../flows.service.js';
-import { NODE_TYPES } from './node-catalogue.js';
 import type { ReferenceCheckers } from './references.js';
 import {
   contactSourceFilters,
@@ -173,19 +173,22 @@ export function createFlowVersionsService(deps: {
     },
 
     nodeTypes() {
-      return Object.entries(NODE_TYPES).map(([type, definition]) => ({
-        type,
-        category: definition.category,
-        description: definition.description,
-        branches:
-          definition.branches.kind === 'payload'
-            ? ('payload' as const)
-            : definition.branches.kind === 'none'
-              ? []
-              : [...definition.branches.ids],
-        needs_sender: definition.needsSender ?? false,
-        payload_schema: definition.payload as unknown as Record<string, unknown>,
-      }));
+      return NODE_TYPE_NAMES.map((type) => {
+        const definition = nodeDefinition(type)!;
+        return {
+          type,
+          category: definition.category,
+          description: definition.types[type]!,
+          branches:
+            definition.branches.kind === 'payload'
+              ? ('payload' as const)
+              : definition.branches.kind === 'none'
+                ? []
+                : [...definition.branches.ids],
+          needs_sender: definition.needs?.includes('sender') ?? false,
+          payload_schema: definition.payload as unknown as Record<string, unknown>,
+        };
+      });
     },
   };
 }
