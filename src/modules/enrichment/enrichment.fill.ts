@@ -7,7 +7,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { normalizeDomain } from '../../lib/normalize.js';
 import type { LinkedInCompanyPage, LinkedInProfile } from '../channels/reader.js';
-import { LEAD_CATALOG } from '../leads/lead-catalog.js';
+import { LEAD_CATALOG } from '../record-fields/lead-catalog.js';
 
 type Column = { name: string; type: string };
 

@@ -5,7 +5,7 @@
 // is in-memory lookups rather than a join per tag or field.
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import { type CatalogField, inWireOrder, isoText, payloadExpression } from '../../lib/field-catalog.js';
-import { LEAD_CATALOG } from '../leads/lead-catalog.js';
+import { LEAD_CATALOG } from '../record-fields/lead-catalog.js';
 
 /** Timestamps as JavaScript's toISOString() writes them, so every date in a payload looks alike. */
 const iso = isoText;

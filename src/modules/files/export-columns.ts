@@ -5,7 +5,7 @@ import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import { invalidField } from '../../lib/errors.js';
 import { type CatalogField, exportExpression, inWireOrder } from '../../lib/field-catalog.js';
 import type { CustomFieldDefinition } from '../custom-fields/custom-fields.repository.js';
-import { LEAD_CATALOG } from '../leads/lead-catalog.js';
+import { LEAD_CATALOG } from '../record-fields/lead-catalog.js';
 import type { ExportType } from './files.tables.js';
 
 export type ExportColumn = { header: string; expression: RawBuilder<unknown> };

@@ -8,7 +8,7 @@ import { inWireOrder, type ValueKind } from '../../lib/field-catalog.js';
 import { isUuid } from '../../lib/ids.js';
 import { COMPANY_TEXT_FIELDS, NETWORK_TYPES } from '../companies/companies.fields.js';
 import type { CustomFieldDefinition } from '../custom-fields/custom-fields.repository.js';
-import { IDENTIFYING_INPUTS, LEAD_CATALOG, NAME_INPUTS } from '../leads/lead-catalog.js';
+import { IDENTIFYING_INPUTS, LEAD_CATALOG, NAME_INPUTS } from '../record-fields/lead-catalog.js';
 
 export type ImportKind = 'leads' | 'companies';
 

@@ -14,7 +14,7 @@ import {
 } from '../custom-fields/custom-fields.repository.js';
 import { hasUnreadFilterField } from '../read-state/read-state.repository.js';
 import { tagFilterFields } from '../tags/tags.filter.js';
-import { LEAD_CATALOG } from './lead-catalog.js';
+import { LEAD_CATALOG } from '../record-fields/lead-catalog.js';
 
 const lower = (value: string) => value.trim().toLowerCase();
 

@@ -11,8 +11,8 @@ import {
 } from '../../http/schemas.js';
 import { inWireOrder } from '../../lib/field-catalog.js';
 import { LeadMarkers } from '../activities/markers.schemas.js';
-import { IDENTIFYING_INPUTS, LEAD_CATALOG, NAME_INPUTS } from './lead-catalog.js';
-import { textInput } from './lead-catalog.kinds.js';
+import { IDENTIFYING_INPUTS, LEAD_CATALOG, NAME_INPUTS } from '../record-fields/lead-catalog.js';
+import { textInput } from '../record-fields/lead-catalog.kinds.js';
 import { LEAD_FILTER_KEYS } from './leads.filter.js';
 import { CONTACT_NEEDS } from './leads.input.js';
 import { leadSort } from './leads.query.js';

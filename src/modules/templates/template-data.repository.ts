@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { linkedInProfileUrl, salesNavigatorUrl } from '../../lib/linkedin.js';
 import { linkedInCompanyUrl } from '../companies/companies.fields.js';
-import { LEAD_CATALOG } from '../leads/lead-catalog.js';
+import { LEAD_CATALOG } from '../record-fields/lead-catalog.js';
 import type { TemplateData } from './render/scope.js';
 
 export type ContactTemplateData = Omit<TemplateData, 'sender'>;

@@ -2,7 +2,7 @@
 // the documentation (CONTEXT.md, whose table a test keeps in step with this list) all read it.
 
 import { inWireOrder } from '../../lib/field-catalog.js';
-import { LEAD_CATALOG } from '../leads/lead-catalog.js';
+import { LEAD_CATALOG } from '../record-fields/lead-catalog.js';
 
 export type VariableGroup = 'contact' | 'company' | 'custom_field' | 'sender';
 
