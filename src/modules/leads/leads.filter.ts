@@ -13,8 +13,8 @@ import {
   selectCustomFieldDefinitions,
 } from '../custom-fields/custom-fields.repository.js';
 import { hasUnreadFilterField } from '../read-state/read-state.repository.js';
-import { tagFilterFields } from '../tags/tags.filter.js';
 import { LEAD_CATALOG } from '../record-fields/lead-catalog.js';
+import { tagFilterFields } from '../tags/tags.filter.js';
 
 const lower = (value: string) => value.trim().toLowerCase();
 
