@@ -57,7 +57,7 @@ const CATALOG_FILTERS = LEAD_CATALOG.flatMap((field) =>
 /** The fields of the contact filter, with the team's custom field definitions. */
 export function leadFilterFields(
   definitions: CustomFieldDefinition[],
-  /** The team whose tag names `tags` may use. */
+  /** The team whose tag names `tags` may use (and whose unread messages `has_unread` reads). */
   teamId?: number,
 ): FilterSpec['fields'] {
   const derived: FilterSpec['fields'] = {
@@ -83,7 +83,7 @@ export function leadFilterFields(
           path,
         ),
     },
-    has_unread: hasUnreadFilterField,
+    has_unread: hasUnreadFilterField(teamId),
     ...tagFilterFields('l.tags', 'contact', teamId),
     custom_fields: customFieldsFilterField(definitions, 'l.custom_fields'),
   };
