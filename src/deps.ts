@@ -26,8 +26,22 @@ import {
 } from './modules/browsers/chromium/chromium-driver.js';
 import { createSeatBrowsers, type SeatBrowsers } from './modules/browsers/chromium/seat-browsers.js';
 import { createLiveView } from './modules/browsers/live-view/live-view.service.js';
+import { createSandboxDriver } from './modules/browsers/sandbox/sandbox-driver.js';
+import { createSandboxInbox } from './modules/browsers/sandbox/sandbox-inbox.js';
+import { createSandboxReader } from './modules/browsers/sandbox/sandbox-reader.js';
+import { sandboxResponder } from './modules/browsers/sandbox/sandbox-responder.js';
+import { seatHealthJobHandlers } from './modules/browsers/seat-health.jobs.js';
+import { seatBreakers } from './modules/browsers/seat-health.js';
 import { runBulkOperationHandler } from './modules/bulk-operations/bulk-operations.jobs.js';
 import { createBulkOperationsService } from './modules/bulk-operations/bulk-operations.service.js';
+import type { ReaderRegistry } from './modules/channels/reader.js';
+import {
+  createDriverRegistry,
+  createInboxRegistry,
+  createReaderRegistry,
+  type DriverFactories,
+  type ReaderFactories,
+} from './modules/channels/registry.js';
 import { companyMassActionRunner } from './modules/companies/companies.mass-actions.js';
 import { createCompaniesService } from './modules/companies/companies.service.js';
 import { customFieldJobHandlers } from './modules/custom-fields/custom-fields.jobs.js';
@@ -40,20 +54,14 @@ import { createDataSourcesService } from './modules/data-sources/data-sources.se
 import { createEmailModule } from './modules/email/email.module.js';
 import { emailDriverFactory } from './modules/email/sending/email-driver.js';
 import { createMailAccess, type MailAccess } from './modules/email/transport/mail-access.js';
-import type { ReaderRegistry } from './modules/engine/drivers/reader.js';
 import {
-  createDriverRegistry,
-  createInboxRegistry,
-  createReaderRegistry,
-  type DriverFactories,
-  type ReaderFactories,
-} from './modules/engine/drivers/registry.js';
-import { createEngine, type Engine, type EngineDeps } from './modules/engine/engine.js';
-import { senderActionLimits } from './modules/engine/limits.js';
-import { createSandboxDriver } from './modules/engine/sandbox/sandbox-driver.js';
-import { createSandboxInbox } from './modules/engine/sandbox/sandbox-inbox.js';
-import { createSandboxReader } from './modules/engine/sandbox/sandbox-reader.js';
-import { createTemplateRenderer } from './modules/engine/template-renderer.js';
+  createEngine,
+  createTemplateRenderer,
+  type Engine,
+  type EngineDeps,
+  senderActionLimits,
+} from './modules/engine/index.js';
+import { grantCredits } from './modules/enrichment/credits.js';
 import { createEnrichmentService } from './modules/enrichment/enrichment.service.js';
 import { enrichmentJobHandlers } from './modules/enrichment/enrichment.worker.js';
 import { pruneEventsHandler } from './modules/events/events.retention.js';
@@ -67,6 +75,7 @@ import { createInboxService } from './modules/inbox/inbox.service.js';
 import { purgeDeletedLeadsHandler } from './modules/leads/lead-deletion.js';
 import { leadMassActionRunner } from './modules/leads/leads.mass-actions.js';
 import { createLeadsService } from './modules/leads/leads.service.js';
+import { ingestInbox, recordSentLinkedInMessages } from './modules/linkedin-messages/linkedin-ingest.js';
 import { linkedInMessageJobHandlers } from './modules/linkedin-messages/linkedin-messages.jobs.js';
 import { createLinkedInMessagesService } from './modules/linkedin-messages/linkedin-messages.service.js';
 import { createListsService } from './modules/lists/lists.service.js';
@@ -215,6 +224,9 @@ export function createChannelDrivers(deps: ServiceDeps, log: Logger, options: En
                 baseUrl: deps.config.linkedin.baseUrl,
                 logger: log,
                 attachmentFiles: createAttachmentFiles(deps.db, createLocalFileStore(deps.config.filesDir)),
+                breakers: seatBreakers(deps.db, { teamId: seat.team_id, seatId: seat.id }, () =>
+                  deps.clock.now(),
+                ),
               },
             ),
           ...options.linkedinDrivers,
@@ -235,6 +247,8 @@ export function createAutomationEngine(deps: ServiceDeps, log: Logger, options: 
     log: log.child({ component: 'engine' }),
     config: deps.config.engine,
     drivers,
+    pushes: [sandboxResponder(deps.db, ingestInbox)],
+    onSent: [recordSentLinkedInMessages],
     limits: senderActionLimits,
     renderer: createTemplateRenderer({ llms: teamLlmsOf(deps) }),
     http: createWebhookClient({
@@ -275,6 +289,7 @@ export function createServices(deps: ServiceDeps) {
   const identity = createIdentityService({
     db: deps.db,
     onTeamCreated: [seedDefaultPipelineStages],
+    grantCredits,
     authCache,
   });
   const accounts = createAccountsService({ db: deps.db, publicUrl: deps.config.publicUrl, authCache });
@@ -408,6 +423,12 @@ export function createJobCatalog(services: Services, deps: ServiceDeps): JobHand
       ],
     }),
     ...linkedInMessageJobHandlers(linkedInMessageDeps(deps)),
+    ...seatHealthJobHandlers({
+      db: deps.db,
+      clock: deps.clock,
+      browsers: seatBrowsersOf(deps),
+      baseUrl: deps.config.linkedin.baseUrl,
+    }),
   ];
 }
 

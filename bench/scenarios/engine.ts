@@ -6,12 +6,17 @@ import type { Database } from '../../src/db/database.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { newId } from '../../src/lib/ids.js';
 import { createLogger } from '../../src/lib/logger.js';
-import { createDriverRegistry } from '../../src/modules/engine/drivers/registry.js';
+import { createSandboxDriver } from '../../src/modules/browsers/sandbox/sandbox-driver.js';
+import { sandboxResponder } from '../../src/modules/browsers/sandbox/sandbox-responder.js';
+import { createDriverRegistry } from '../../src/modules/channels/registry.js';
 import { createEngine } from '../../src/modules/engine/engine.js';
 import { claimDueEnrollments } from '../../src/modules/engine/run/claim.js';
-import { createSandboxDriver } from '../../src/modules/engine/sandbox/sandbox-driver.js';
 import { ingestSignals } from '../../src/modules/engine/signals.js';
 import { createTemplateRenderer } from '../../src/modules/engine/template-renderer.js';
+import {
+  ingestInbox,
+  recordSentLinkedInMessages,
+} from '../../src/modules/linkedin-messages/linkedin-ingest.js';
 import { noLlm } from '../../src/modules/llm/llm-client.js';
 import { fixedLlms } from '../../src/modules/llm/team-llms.js';
 import { selectInitialStageUuid } from '../../src/modules/pipeline-stages/pipeline-stages.defaults.js';
@@ -23,6 +28,13 @@ const THROUGHPUT = Number(process.env.BENCH_ENGINE_ENROLLMENTS ?? 20_000);
 const ACTIVE = Number(process.env.BENCH_ENGINE_ACTIVE ?? 1_000_000);
 const FINISHED = Number(process.env.BENCH_ENGINE_FINISHED ?? 10_000_000);
 const SENDERS = 20;
+/** 1,000,000 as "1M", 100,000 as "100k" (metric names follow the sizes asked for). */
+const count = (n: number) =>
+  n >= 1_000_000 && n % 1_000_000 === 0
+    ? `${n / 1_000_000}M`
+    : n >= 1000 && n % 1000 === 0
+      ? `${n / 1000}k`
+      : String(n);
 
 async function seedTeam(
   db: Database,
@@ -152,6 +164,8 @@ function benchEngine(
     log: createLogger('warn'),
     config,
     drivers: createDriverRegistry(db, { linkedin: { sandbox: () => sandbox } }),
+    pushes: [sandboxResponder(db, ingestInbox)],
+    onSent: [recordSentLinkedInMessages],
     // Limits lifted: this measures the engine, not LinkedIn's pace.
     limits: () => ({ daily: 1_000_000_000, weekly: null }),
     renderer: createTemplateRenderer({ llms: fixedLlms(noLlm) }),
@@ -333,7 +347,7 @@ export const engineScenario: Scenario = {
       const claimP99 = percentile(claims, 99);
       rows.push({
         scenario: 'engine',
-        metric: 'claim 500 due rows, 1M active + 10M finished, p99',
+        metric: `claim 500 due rows, ${count(ACTIVE)} active + ${count(FINISHED)} finished, p99`,
         value: claimP99,
         unit: 'ms',
         goal: '<= 50 ms',

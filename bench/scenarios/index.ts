@@ -1,6 +1,7 @@
 // Every benchmark scenario; `npm run bench -- <name...>` runs a subset.
 import type { Scenario } from '../lib.js';
 import { authScenario } from './auth.js';
+import { builderScenario } from './builder.js';
 import { companiesScenario } from './companies.js';
 import { crmScenario } from './crm.js';
 import { crmSettingsScenario } from './crm-settings.js';
@@ -15,6 +16,7 @@ import { linkedinSyncScenario } from './linkedin-sync.js';
 import { previewScenario } from './preview.js';
 import { tasksScenario } from './tasks.js';
 import { templatesScenario } from './templates.js';
+import { webScenario } from './web.js';
 import { webhooksScenario } from './webhooks.js';
 
 export const scenarios: Scenario[] = [
@@ -27,6 +29,7 @@ export const scenarios: Scenario[] = [
   templatesScenario,
   engineScenario,
   previewScenario,
+  builderScenario,
   tasksScenario,
   linkedinScenario,
   linkedinSyncScenario,
@@ -34,4 +37,5 @@ export const scenarios: Scenario[] = [
   emailScenario,
   enrichmentScenario,
   dataSourcesScenario,
+  webScenario,
 ];

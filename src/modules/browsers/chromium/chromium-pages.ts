@@ -6,8 +6,8 @@
 // LinkedIn is a single-page app, its actions are fetch calls.
 import type { Logger } from 'pino';
 import type { Locator, Page } from 'playwright-core';
-import type { FailureReason } from '../../engine/drivers/driver.js';
-import type { PersonRef } from '../../engine/drivers/reader.js';
+import type { FailureReason } from '../../channels/driver.js';
+import type { PersonRef } from '../../channels/reader.js';
 import {
   classifyUrl,
   linkedInUrls,
@@ -51,6 +51,8 @@ export type ChromiumOptions = {
    * (ms; default timeoutMs). LinkedIn hydrates within a few seconds of `domcontentloaded`.
    */
   contentTimeoutMs?: number;
+  /** The seat's per-action circuit breakers (seat-health.ts); without them nothing pauses. */
+  breakers?: import('../seat-health.js').ActionBreakers;
   /** Reads the files of a message's attachments (without it, a message with attachments is refused). */
   attachmentFiles?: import('../../attachments/attachment-files.js').AttachmentFiles;
 };

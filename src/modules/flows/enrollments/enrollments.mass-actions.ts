@@ -1,14 +1,14 @@
-// The contact mass actions about flows, plugged into the contact mass-action runner
-// (leads/leads.mass-actions.ts): each batch of contacts is one statement - an INSERT ... SELECT of
+// The contact mass actions about flows, added to the contacts' mass actions when this file loads
+// (leads/leads.mass-actions.ts, `addContactMassAction`; flows.module.ts imports it): each batch of contacts is one statement - an INSERT ... SELECT of
 // enrollments, or one endEnrollments over the batch's live enrollments - so 100,000 contacts are a
 // few dozen statements in one background operation.
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Executor } from '../../../db/database.js';
 import { invalidField } from '../../../lib/errors.js';
 import { isUuid } from '../../../lib/ids.js';
-import { endEnrollments } from '../../engine/enrollment-signals.js';
-import type { PreparedAction } from '../../leads/leads.mass-actions.js';
-import { contactsWhere, enrolContacts, enrolmentTarget } from './enrol.js';
+import { contactsWhere, enrollContacts, enrollmentTarget } from '../../enrollments/enroll.js';
+import { endEnrollments } from '../../enrollments/enrollment-signals.js';
+import { addContactMassAction, type PreparedAction } from '../../leads/leads.mass-actions.js';
 
 function sourceIdOf(payload: Record<string, unknown>): number {
   const raw = payload.contact_source_id;
@@ -40,13 +40,13 @@ export async function prepareAddToFlow(
   const flowUuid = payload.flow_uuid.toLowerCase();
   const sourceId = sourceIdOf(payload);
   // Checked now for a clear 422; checked again per batch (the flow may be archived meanwhile).
-  await enrolmentTarget(db, teamId, flowUuid, sourceId, FIELDS);
+  await enrollmentTarget(db, teamId, flowUuid, sourceId, FIELDS);
   return {
     type: 'contact_add_to_flow',
     payload: { flow_uuid: flowUuid, contact_source_id: sourceId },
     async apply(trx, team, where) {
-      const target = await enrolmentTarget(trx, team, flowUuid, sourceId, FIELDS);
-      return (await enrolContacts(trx, team, target, 'user', contactsWhere(team, where))).enrolled;
+      const target = await enrollmentTarget(trx, team, flowUuid, sourceId, FIELDS);
+      return (await enrollContacts(trx, team, target, 'user', contactsWhere(team, where))).enrolled;
     },
   };
 }
@@ -107,3 +107,6 @@ async function cancelWhere(
     'canceled',
   );
 }
+
+addContactMassAction('contact_add_to_flow', prepareAddToFlow);
+addContactMassAction('contact_cancel_from_flows', prepareCancelFromFlows);
