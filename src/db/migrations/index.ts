@@ -37,13 +37,10 @@ import * as activityCountsOnShards from './1120_activity_counts_on_shards.js';
 import * as inboxHealth from './1150_inbox_health.js';
 import * as customTrackingDomains from './1160_custom_tracking_domains.js';
 import * as tasksNodeStatsIdx from './1170_tasks_node_stats_idx.js';
-<<<<<<< HEAD
-import * as aiLlms from './1190_ai_llms.js';
-=======
 import * as seatSelectorHealth from './1185_seat_selector_health.js';
 import * as conversionSenders from './1200_conversion_senders.js';
 import * as emailThreads from './1210_email_threads.js';
->>>>>>> main
+import * as aiLlms from './1220_ai_llms.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_identity': identity,
@@ -82,11 +79,8 @@ export const migrations: Record<string, Migration> = {
   '1150_inbox_health': inboxHealth,
   '1160_custom_tracking_domains': customTrackingDomains,
   '1170_tasks_node_stats_idx': tasksNodeStatsIdx,
-<<<<<<< HEAD
-  '1190_ai_llms': aiLlms,
-=======
   '1185_seat_selector_health': seatSelectorHealth,
   '1200_conversion_senders': conversionSenders,
   '1210_email_threads': emailThreads,
->>>>>>> main
+  '1220_ai_llms': aiLlms,
 };

@@ -14,11 +14,7 @@ import { unconfirmingDriver } from '../../../test/unconfirming-driver.js';
 import { createLogger } from '../../lib/logger.js';
 import type { ChannelDriver, DriverRegistry, OutcomeCheck } from '../channels/driver.js';
 import { noLlm } from '../llm/llm-client.js';
-<<<<<<< HEAD
 import { fixedLlms } from '../llm/team-llms.js';
-import type { ChannelDriver, DriverRegistry, OutcomeCheck } from './drivers/driver.js';
-=======
->>>>>>> main
 import { SimulatedCrash } from './engine.js';
 import { runTeamBatch } from './run/batch.js';
 import { claimDueEnrollments } from './run/claim.js';
