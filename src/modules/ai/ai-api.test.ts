@@ -209,8 +209,8 @@ describe('LLM connections', () => {
     expect(agent.body.error.data).toHaveProperty('classification_llm_uuid');
     const ask = await call('POST', '/ai/api/ask', { question: 'x', lead_uuid: jane }, bob);
     expect(ask.body.error.data).toHaveProperty('lead_uuid');
-    // Bob has no connection and the server none: ask is a 503 saying so.
-    expect((await call('POST', '/ai/api/ask', { question: 'x' }, bob)).status).toBe(503);
+    // Bob has no connection and the server none: ask is a 422 saying so.
+    expect((await call('POST', '/ai/api/ask', { question: 'x' }, bob)).status).toBe(422);
     expect((await call('GET', '/ai/api/llm-logs', undefined, bob)).body.total).toBe(0);
   });
 

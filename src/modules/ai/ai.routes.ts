@@ -65,11 +65,11 @@ export const aiRoutes: FastifyPluginAsyncTypebox<{ ai: AiModule; aiTemplates: Ai
         description:
           'A one-shot question to the team\u2019s default LLM connection (or llm_uuid), else LEADFLOW_LLM_*; ' +
           'with lead_uuid (or context.lead_uuid) the contact\u2019s fields, company and custom fields go along. ' +
-          'Answers the text in answer (and text); a failed call, or no LLM at all, is a 503. Logged (source ask).',
+          'Answers the text in answer (and text); a failed call is a 503, no LLM at all a 422. Logged (source ask).',
         body: AskBody,
         response: {
           200: Type.Object({ answer: Type.String({ description: 'The answer' }), ...LlmAnswer.properties }),
-          503: errorResponse(503, 'the LLM failed, timed out, or none is configured'),
+          503: errorResponse(503, 'the LLM failed or timed out'),
         },
       },
     },

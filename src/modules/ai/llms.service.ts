@@ -66,6 +66,11 @@ export async function answerOf(client: TeamLlmClient, messages: ChatMessage[], c
     };
   } catch (error) {
     if (!(error instanceof LlmError)) throw error;
+    if (error.failure === 'not_configured') {
+      const message =
+        'An LLM is not configured for your team: connect one (POST /ai/api/llms) or set LEADFLOW_LLM_BASE_URL.';
+      throw new AppError('validation_error', message, { llm_uuid: [message] });
+    }
     throw new AppError('service_unavailable', error.message, { failure: error.failure });
   }
 }
