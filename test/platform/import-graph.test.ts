@@ -15,7 +15,7 @@ const KNOWN_CYCLE_MODULES: string[] = ['companies', 'data-sources', 'files', 'le
 const KNOWN_ENGINE_INTERNAL_IMPORTERS: string[] = ['src/modules/linkedin-messages/linkedin-send.ts'];
 
 /** Files of src/modules that still import src/deps.ts. */
-const KNOWN_DEPS_IMPORTERS: string[] = ['src/modules/engine/sim/simulation.ts'];
+const KNOWN_DEPS_IMPORTERS: string[] = [];
 
 /** Routes and services that still import values from kysely (SQL belongs in repositories). */
 const KNOWN_SQL_IN_ROUTES_AND_SERVICES: string[] = [
