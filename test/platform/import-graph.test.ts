@@ -19,7 +19,6 @@ const KNOWN_DEPS_IMPORTERS: string[] = [];
 
 /** Routes and services that still import values from kysely (SQL belongs in repositories). */
 const KNOWN_SQL_IN_ROUTES_AND_SERVICES: string[] = [
-  'src/modules/browsers/live-view/live-view.service.ts',
   'src/modules/companies/companies.service.ts',
   'src/modules/email/emails/emails.service.ts',
   'src/modules/email/tracking/tracking.service.ts',
