@@ -25,6 +25,7 @@ import { validatorCompilerFor } from './http/validation.js';
 import { registerWebApp } from './http/web-app.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { activitiesRoutes } from './modules/activities/activities.routes.js';
+import { aiRoutes } from './modules/ai/ai.routes.js';
 import { aiTemplatesRoutes } from './modules/ai-templates/ai-templates.routes.js';
 import { attachmentsRoutes } from './modules/attachments/attachments.routes.js';
 import { blacklistsRoutes } from './modules/blacklists/blacklists.routes.js';
@@ -152,6 +153,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(sendersRoutes, { senders: services.senders });
   await app.register(flowsModuleRoutes, { flows: services.flows });
   await app.register(aiTemplatesRoutes, { aiTemplates: services.aiTemplates });
+  await app.register(aiRoutes, { aiTemplates: services.aiTemplates });
   await app.register(tasksRoutes, { tasks: services.tasks });
   await app.register(browsersRoutes, { browsers: services.browsers });
   await app.register(liveViewRoutes, { liveView: services.liveView });

@@ -2,7 +2,7 @@
 // clock forward whenever a round finds nothing to do, until a condition holds.
 
 import { pino } from 'pino';
-import { createAutomationEngine, type EngineOptions } from '../src/deps.js';
+import { closeChannelMail, createAutomationEngine, type EngineOptions } from '../src/deps.js';
 import { type ManualClock, manualClock } from '../src/lib/clock.js';
 import type { Engine } from '../src/modules/engine/engine.js';
 import { createTestContext, type TestContext, type TestUser } from './harness.js';
@@ -75,6 +75,11 @@ export async function createEngineHarness(
       if (until)
         throw new Error(`not reached within ${maxTicks} ticks (clock at ${clock.now().toISOString()})`);
     },
-    close: () => ctx.close(),
+    async close() {
+      // The engine's SMTP pools and held IMAP connections, as the runtime closes them on shutdown: left
+      // open, a mail server's close waits for them (30 s for the test relay).
+      await closeChannelMail(ctx.db);
+      await ctx.close();
+    },
   };
 }

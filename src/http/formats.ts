@@ -21,6 +21,20 @@ const blankOr = (check: (value: string) => boolean) => (value: string) =>
   value.trim() === '' || check(value.trim());
 
 export const CUSTOM_FORMATS: Record<string, CustomFormat> = {
+  'json-object': {
+    description: 'A JSON object written as a string, such as {"q": "acme"} ("" or "null": none)',
+    validate: (value) => {
+      const text = value.trim();
+      if (text === '' || text === 'null') return true;
+      try {
+        const parsed: unknown = JSON.parse(text);
+        return typeof parsed === 'object' && !Array.isArray(parsed);
+      } catch {
+        return false;
+      }
+    },
+    examples: ['{}', '{"q": "acme"}', ''],
+  },
   'time-zone': {
     description: 'An IANA time zone name such as "Europe/Berlin" or "UTC" (a blank value means none)',
     validate: blankOr(isValidTimeZone),

@@ -8,10 +8,9 @@ import { enqueueJob, handleJob, jobType } from '../../src/jobs/queue.js';
 import { newId } from '../../src/lib/ids.js';
 import { makeLeads, makeList } from '../factories.js';
 import { createTestContext, type TestContext, type TestUser, waitFor } from '../harness.js';
+import { onCitus } from './on-citus.js';
 
-const onCitus = Boolean(process.env.LEADFLOW_TEST_CITUS);
-
-describe.skipIf(!onCitus)('Leadflow on Citus', () => {
+describe.skipIf(!onCitus('the Citus schema tests'))('Leadflow on Citus', () => {
   let ctx: TestContext;
   let alice: TestUser;
   let bob: TestUser;

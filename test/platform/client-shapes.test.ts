@@ -52,6 +52,7 @@ beforeAll(async () => {
   values.user = user.uuid;
   values.sender = (await post('/flows/api/sender-profiles', { first_name: 'Sam' })).uuid;
   const list = await post('/leads/api/lists', { name: 'Replay' });
+  values.list = list.uuid;
   values.lead = (
     await post('/leads/api/leads', { list_uuid: list.uuid, leads: [{ name: 'Ann Replay' }] })
   )[0].uuid;

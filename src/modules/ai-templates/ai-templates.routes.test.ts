@@ -107,8 +107,6 @@ describe('AI templates CRUD', () => {
 
   it.each([
     ['name', { type: 'message', is_public: 1 }],
-    ['type', { name: 'x', is_public: 1 }],
-    ['is_public', { name: 'x', type: 'message' }],
     ['type', { name: 'x', type: 'sms', is_public: 1 }],
     ['is_public', { name: 'x', type: 'message', is_public: 2 }],
     ['is_public', { name: 'x', type: 'message', is_public: '1' }],
@@ -122,10 +120,20 @@ describe('AI templates CRUD', () => {
     expect(res.json().error.message).toContain(field.split('.').at(-1));
   });
 
+  it('takes type message and is_public 1 when a client leaves them out (the MCP server does)', async () => {
+    const res = await ctx.request(alice, {
+      method: 'POST',
+      url: '/ai/api/templates',
+      payload: { name: 'Bare' },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ name: 'Bare', type: 'message', is_public: 1 });
+  });
+
   it('names every missing required field at once', async () => {
     const res = await ctx.request(alice, { method: 'POST', url: URL, payload: {} });
     expect(res.statusCode).toBe(422);
-    expect(Object.keys(res.json().error.data).sort()).toEqual(['is_public', 'name', 'type']);
+    expect(Object.keys(res.json().error.data).sort()).toEqual(['name']);
   });
 
   it('refuses template fields that do not parse, naming each', async () => {
@@ -223,9 +231,9 @@ describe('the AI API paths of templates', () => {
     expect((await ctx.request(bob, { method: 'GET', url: `/ai/api/templates/${uuid}` })).statusCode).toBe(
       404,
     );
-    const variables = await ctx.request(alice, { method: 'GET', url: '/ai/api/variables' });
+    const variables = await ctx.request(alice, { method: 'GET', url: '/ai/api/variables?limit=100' });
     expect(variables.statusCode).toBe(200);
-    expect(variables.json().map((v: { name: string }) => v.name)).toContain('first_name');
+    expect(variables.json().data.map((v: { name: string }) => v.name)).toContain('first_name');
     expect(
       (await ctx.request(alice, { method: 'DELETE', url: `/ai/api/templates/${uuid}` })).statusCode,
     ).toBe(204);

@@ -19,12 +19,6 @@ import type { AiTemplatesService } from './ai-templates.service.js';
 /** The hosted service's AI API paths of the same templates (used by the hosted MCP server). */
 const ALIASES: PathAlias[] = [
   { path: '/flows/api/ai-templates', alias: '/ai/api/templates', operationSuffix: 'Ai' },
-  {
-    path: '/flows/api/ai-templates/variables',
-    alias: '/ai/api/variables',
-    method: 'GET',
-    operationSuffix: 'AiVariables',
-  },
 ];
 
 export const aiTemplatesRoutes: FastifyPluginAsyncTypebox<{ aiTemplates: AiTemplatesService }> = async (
@@ -59,7 +53,7 @@ export const aiTemplatesRoutes: FastifyPluginAsyncTypebox<{ aiTemplates: AiTempl
         operationId: 'createAiTemplate',
         summary: 'Create an AI template',
         description:
-          'name, type and is_public (0 or 1) are required. Template fields (subject, body, fallback_body, ' +
+          'name is required; type defaults to message and is_public (0 or 1) to 1. Template fields (subject, body, fallback_body, ' +
           'prompt, validation_prompt) are parsed: a syntax error is a 422 naming the field.',
         body: CreateAiTemplateBody,
         response: { 201: AiTemplate },

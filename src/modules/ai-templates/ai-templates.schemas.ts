@@ -5,15 +5,13 @@ import { aiTemplateFilterFields, aiTemplateSort } from './ai-templates.repositor
 
 export const AI_TEMPLATE_TYPES = ['message', 'connection_note', 'email', 'post_comment'] as const;
 
-const TypeField = Type.Enum([...AI_TEMPLATE_TYPES], {
-  description:
-    'What the template writes: message (LinkedIn message), connection_note (LinkedIn invitation note, ' +
-    'at most 300 characters), email (subject and body), post_comment (LinkedIn comment)',
-});
+const TYPE_DESCRIPTION =
+  'What the template writes: message (LinkedIn message), connection_note (LinkedIn invitation note, ' +
+  'at most 300 characters), email (subject and body), post_comment (LinkedIn comment)';
+const TypeField = Type.Enum([...AI_TEMPLATE_TYPES], { description: TYPE_DESCRIPTION });
 
-const IsPublic = Type.Union([Type.Literal(0), Type.Literal(1)], {
-  description: '1: the whole team sees and uses the template; 0: only you do',
-});
+const IS_PUBLIC_DESCRIPTION = '1: the whole team sees and uses the template; 0: only you do';
+const IsPublic = Type.Union([Type.Literal(0), Type.Literal(1)], { description: IS_PUBLIC_DESCRIPTION });
 
 const templateText = (what: string) =>
   Type.String({
@@ -122,10 +120,21 @@ const optionalFields = {
 const Name = Type.String({ minLength: 1, maxLength: 255, description: 'Name' });
 
 export const CreateAiTemplateBody = Type.Object(
-  { name: Name, type: TypeField, is_public: IsPublic, ...optionalFields },
+  {
+    name: Name,
+    type: Type.Optional(
+      Type.Enum([...AI_TEMPLATE_TYPES], { description: `${TYPE_DESCRIPTION} (default message)` }),
+    ),
+    is_public: Type.Optional(
+      Type.Union([Type.Literal(0), Type.Literal(1)], { description: `${IS_PUBLIC_DESCRIPTION} (default 1)` }),
+    ),
+    ...optionalFields,
+  },
   {
     additionalProperties: false,
-    description: 'name, type and is_public are required',
+    description:
+      'name is required; type defaults to message and is_public to 1 (the hosted service requires both, ' +
+      'its MCP server sends neither)',
     examples: [
       {
         name: 'Cold outreach \u2014 CTO',

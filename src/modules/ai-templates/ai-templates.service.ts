@@ -154,7 +154,8 @@ export function createAiTemplatesService(deps: { db: Database; llm: LlmClient })
       const row = await repo.insertAiTemplate(db, {
         ...columnsOf(input),
         name: input.name.trim(),
-        type: input.type,
+        type: input.type ?? 'message',
+        is_public: (input.is_public ?? 1) === 1,
         team_id: reader.teamId,
         uuid: newId(),
         user_id: reader.userId,

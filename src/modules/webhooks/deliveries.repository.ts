@@ -139,7 +139,9 @@ export async function recordAttempts(
   health: WebhookHealth,
 ) {
   const now = sql`${at.toISOString()}::timestamptz`;
-  const expired = sql`w.failing_since <= ${now} - ${`${health.disableAfterMs} milliseconds`}::interval`;
+  // The cutoff as a value, not `now - interval` (a stable function): Citus refuses non-immutable
+  // functions inside the CASE of an UPDATE.
+  const expired = sql`w.failing_since <= ${new Date(at.getTime() - health.disableAfterMs).toISOString()}::timestamptz`;
   const result = await sql<{ uuid: string; webhook_status: WebhookStatus | null }>`
     with o as (
       select * from jsonb_to_recordset(${JSON.stringify(outcomes)}::jsonb) as o(

@@ -103,7 +103,7 @@ export function fanOutHandler(deps: { db: Database }) {
         let compiled: ReturnType<typeof compileWebhookFilters>;
         try {
           if (!spec && hasContactKeys(webhook.filters)) spec = await loadLeadFilterSpec(trx, teamId);
-          compiled = compileWebhookFilters(webhook.event, webhook.filters, spec);
+          compiled = compileWebhookFilters(webhook.event, webhook.filters, spec, teamId);
         } catch (error) {
           if (!(error instanceof AppError)) throw error;
           await reportBrokenFilters(trx, teamId, webhook.uuid, error);

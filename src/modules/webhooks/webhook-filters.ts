@@ -19,6 +19,34 @@ const invalid = (path: string, message: string) =>
 
 export type WebhookFilters = Record<string, unknown> | null | undefined;
 
+/**
+ * `filters` as a request sends it: the object, or that object as a JSON string (the hosted service's MCP
+ * server sends a string). "" and "null" mean none; anything else that is not a JSON object is a 422.
+ */
+export function filtersFromRequest(value: WebhookFilters | string): WebhookFilters {
+  if (typeof value !== 'string') return value;
+  const text = value.trim();
+  if (text === '' || text === 'null') return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw invalid(
+      'filters',
+      'filters must be an object, or an object as a JSON string (this string is not JSON)',
+    );
+  }
+  if (parsed === null) return null;
+  if (typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw invalid('filters', 'filters must be an object, or an object as a JSON string');
+  }
+  // A JSON body refuses U+0000 as it is read; a string's own JSON must not smuggle one into jsonb.
+  if (JSON.stringify(parsed).includes('\\u0000')) {
+    throw invalid('filters', 'filters must not contain the character U+0000');
+  }
+  return parsed as Record<string, unknown>;
+}
+
 export type ParsedFilters = {
   /** Contact filter keys (without the compatibility keys), or undefined when there are none. */
   contact: Record<string, unknown> | undefined;
@@ -119,12 +147,14 @@ export type CompiledFilters = { where: RawBuilder<SqlBool> | undefined; needsCon
 /**
  * The SQL condition of a webhook's filters over events `e` joined to their contact `l`. `spec` is the
  * team's contact filter spec (only needed when there are contact keys). Throws a 422 AppError naming
- * the filter key when the filters do not compile.
+ * the filter key when the filters do not compile. `teamId` is the events' team, written into subqueries
+ * as a value (so on Citus they reach the team's own shard group).
  */
 export function compileWebhookFilters(
   event: EventName,
   filters: WebhookFilters,
   spec: FilterSpec | undefined,
+  teamId: number,
 ): CompiledFilters {
   const parsed = parseFilters(filters);
   if ((parsed.contact || parsed.flows) && !EVENT_CATALOG[event].contact) {
@@ -143,7 +173,7 @@ export function compileWebhookFilters(
     conditions.push(sql<SqlBool>`((e.payload -> 'automation' ->> 'uuid') = any(${parsed.flows}::text[])
       or exists (
         select 1 from flow_leads fl
-        where fl.team_id = e.team_id and fl.lead_uuid = e.lead_uuid and fl.flow_uuid = any(${parsed.flows}::uuid[])
+        where fl.team_id = ${teamId} and fl.lead_uuid = e.lead_uuid and fl.flow_uuid = any(${parsed.flows}::uuid[])
       ))`);
   }
   return {

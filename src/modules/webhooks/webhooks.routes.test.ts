@@ -229,6 +229,15 @@ describe('webhook validation', () => {
     expect(ok.filters).toHaveProperty('q', 'acme');
   });
 
+  it('takes filters as a JSON string too (the MCP server sends one), checked like the object', async () => {
+    const ok = await createWebhook(alice, { filters: JSON.stringify({ q: 'acme' }) });
+    expect(ok.filters).toEqual({ q: 'acme' });
+    expect((await createWebhook(alice, { filters: '' })).filters).toBeNull();
+    expect(await rejected({ filters: '{"q": ' }, 'filters')).toContain('json-object');
+    expect(await rejected({ filters: '[1]' }, 'filters')).toContain('json-object');
+    await rejected({ filters: '{"favourite_color": "blue"}' }, 'filters.favourite_color');
+  });
+
   it('refuses contact filters on events that are not about a contact', async () => {
     expect(
       await rejected({ event: 'account_exported', filters: { list_uuid: newId() } }, 'filters'),

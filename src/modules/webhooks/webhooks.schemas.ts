@@ -32,13 +32,24 @@ const TargetUrlField = Type.String({
     'Where deliveries go: an absolute http or https URL without credentials; private, loopback and ' +
     'link-local addresses are refused',
 });
-const FiltersField = Nullable(
-  Type.Record(Type.String(), Type.Unknown(), {
-    description:
-      'Contacts that trigger the webhook: contact filter keys (list_uuid, tags, pipeline_stage_uuid, ' +
-      'custom_fields, q... as in POST /leads/api/leads/search), and/or the flow-membership form ' +
-      '{"jsonLogic": {"data": {"flows": [{"flow_uuid": "..."}]}, "logic": {...}}}. Empty or null: every contact.',
-  }),
+const FiltersObject = Type.Record(Type.String(), Type.Unknown(), {
+  description:
+    'Contacts that trigger the webhook: contact filter keys (list_uuid, tags, pipeline_stage_uuid, ' +
+    'custom_fields, q... as in POST /leads/api/leads/search), and/or the flow-membership form ' +
+    '{"jsonLogic": {"data": {"flows": [{"flow_uuid": "..."}]}, "logic": {...}}}. Empty or null: every contact.',
+});
+const FiltersField = Nullable(FiltersObject);
+
+/** What a request may send: the object, or (as the hosted service's MCP server does) that object as a JSON string. */
+const FiltersInput = Nullable(
+  Type.Union([
+    FiltersObject,
+    Type.String({
+      maxLength: 100_000,
+      format: 'json-object',
+      description: 'The same filters object as a JSON string ("" or "null": every contact)',
+    }),
+  ]),
 );
 
 const webhookFields = {
@@ -110,7 +121,7 @@ export const CreateWebhookBody = Type.Object(
     event: EventField,
     target_url: TargetUrlField,
     request_method: Type.Optional(MethodField),
-    filters: Type.Optional(FiltersField),
+    filters: Type.Optional(FiltersInput),
     status: Type.Optional(StatusField),
   },
   { additionalProperties: false },
@@ -122,7 +133,7 @@ export const UpdateWebhookBody = Type.Object(
     event: Type.Optional(EventField),
     target_url: Type.Optional(TargetUrlField),
     request_method: Type.Optional(MethodField),
-    filters: Type.Optional(FiltersField),
+    filters: Type.Optional(FiltersInput),
     status: Type.Optional(StatusField),
   },
   { additionalProperties: false },
@@ -135,7 +146,7 @@ export const TestWebhookBody = Type.Object(
     event: EventField,
     target_url: TargetUrlField,
     request_method: Type.Optional(MethodField),
-    filters: Type.Optional(FiltersField),
+    filters: Type.Optional(FiltersInput),
     status: Type.Optional(StatusField),
     lead_uuid: Type.Optional(Uuid('Build the sample from this contact (and its company)')),
   },

@@ -19,6 +19,7 @@ import { samplePayload } from './sample-payloads.js';
 import { createWebhookClient, InvalidTargetError } from './webhook-client.js';
 import {
   compileWebhookFilters,
+  filtersFromRequest,
   hasContactKeys,
   listUuidsOf,
   type WebhookFilters,
@@ -73,7 +74,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
   /** Compiles the filters the way fan-out will, so a filter that cannot run is refused now. */
   async function checkFilters(teamId: number, event: EventName, filters: WebhookFilters): Promise<void> {
     const spec = hasContactKeys(filters) ? await loadLeadFilterSpec(db, teamId) : undefined;
-    compileWebhookFilters(event, filters, spec);
+    compileWebhookFilters(event, filters, spec, teamId);
     for (const list of listUuidsOf(filters)) await requireList(db, teamId, list, 'filters.list_uuid');
   }
 
@@ -92,7 +93,8 @@ export function createWebhooksService(deps: WebhooksDeps) {
 
     getWebhook: requireWebhook,
 
-    async createWebhook(teamId: number, userId: number, body: Static<typeof CreateWebhookBody>) {
+    async createWebhook(teamId: number, userId: number, request: Static<typeof CreateWebhookBody>) {
+      const body = { ...request, filters: filtersFromRequest(request.filters) };
       const event = body.event as EventName;
       await checkTarget(body.target_url);
       await checkFilters(teamId, event, body.filters);
@@ -112,7 +114,8 @@ export function createWebhooksService(deps: WebhooksDeps) {
       return { ...webhook, secret, data: webhook };
     },
 
-    async updateWebhook(teamId: number, uuid: string, body: Static<typeof UpdateWebhookBody>) {
+    async updateWebhook(teamId: number, uuid: string, request: Static<typeof UpdateWebhookBody>) {
+      const body = { ...request, filters: filtersFromRequest(request.filters) };
       const current = await requireWebhook(teamId, uuid);
       if (body.target_url !== undefined) await checkTarget(body.target_url);
       // A new event can make the kept filters invalid (contact filters on a company event).
@@ -147,7 +150,8 @@ export function createWebhooksService(deps: WebhooksDeps) {
     },
 
     /** Sends a sample of the event to the target now, signed, and reports the response. Stores nothing. */
-    async testWebhook(teamId: number, body: Static<typeof TestWebhookBody>) {
+    async testWebhook(teamId: number, request: Static<typeof TestWebhookBody>) {
+      const body = { ...request, filters: filtersFromRequest(request.filters) };
       const event = body.event as EventName;
       let secrets: { secret: string; previous_secret: string | null } = {
         secret: newSecret(),
