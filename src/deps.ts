@@ -24,8 +24,20 @@ import {
 } from './modules/browsers/chromium/chromium-driver.js';
 import { createSeatBrowsers, type SeatBrowsers } from './modules/browsers/chromium/seat-browsers.js';
 import { createLiveView } from './modules/browsers/live-view/live-view.service.js';
+import { createSandboxDriver } from './modules/browsers/sandbox/sandbox-driver.js';
+import { createSandboxInbox } from './modules/browsers/sandbox/sandbox-inbox.js';
+import { createSandboxReader } from './modules/browsers/sandbox/sandbox-reader.js';
+import { sandboxResponder } from './modules/browsers/sandbox/sandbox-responder.js';
 import { runBulkOperationHandler } from './modules/bulk-operations/bulk-operations.jobs.js';
 import { createBulkOperationsService } from './modules/bulk-operations/bulk-operations.service.js';
+import type { ReaderRegistry } from './modules/channels/reader.js';
+import {
+  createDriverRegistry,
+  createInboxRegistry,
+  createReaderRegistry,
+  type DriverFactories,
+  type ReaderFactories,
+} from './modules/channels/registry.js';
 import { companyMassActionRunner } from './modules/companies/companies.mass-actions.js';
 import { createCompaniesService } from './modules/companies/companies.service.js';
 import { customFieldJobHandlers } from './modules/custom-fields/custom-fields.jobs.js';
@@ -38,20 +50,13 @@ import { createDataSourcesService } from './modules/data-sources/data-sources.se
 import { createEmailModule } from './modules/email/email.module.js';
 import { emailDriverFactory } from './modules/email/sending/email-driver.js';
 import { createMailAccess, type MailAccess } from './modules/email/transport/mail-access.js';
-import type { ReaderRegistry } from './modules/engine/drivers/reader.js';
 import {
-  createDriverRegistry,
-  createInboxRegistry,
-  createReaderRegistry,
-  type DriverFactories,
-  type ReaderFactories,
-} from './modules/engine/drivers/registry.js';
-import { createEngine, type Engine, type EngineDeps } from './modules/engine/engine.js';
-import { senderActionLimits } from './modules/engine/limits.js';
-import { createSandboxDriver } from './modules/engine/sandbox/sandbox-driver.js';
-import { createSandboxInbox } from './modules/engine/sandbox/sandbox-inbox.js';
-import { createSandboxReader } from './modules/engine/sandbox/sandbox-reader.js';
-import { createTemplateRenderer } from './modules/engine/template-renderer.js';
+  createEngine,
+  createTemplateRenderer,
+  type Engine,
+  type EngineDeps,
+  senderActionLimits,
+} from './modules/engine/index.js';
 import { createEnrichmentService } from './modules/enrichment/enrichment.service.js';
 import { enrichmentJobHandlers } from './modules/enrichment/enrichment.worker.js';
 import { pruneEventsHandler } from './modules/events/events.retention.js';
@@ -65,6 +70,7 @@ import { createInboxService } from './modules/inbox/inbox.service.js';
 import { purgeDeletedLeadsHandler } from './modules/leads/lead-deletion.js';
 import { leadMassActionRunner } from './modules/leads/leads.mass-actions.js';
 import { createLeadsService } from './modules/leads/leads.service.js';
+import { ingestInbox } from './modules/linkedin-messages/linkedin-ingest.js';
 import { linkedInMessageJobHandlers } from './modules/linkedin-messages/linkedin-messages.jobs.js';
 import { createLinkedInMessagesService } from './modules/linkedin-messages/linkedin-messages.service.js';
 import { createListsService } from './modules/lists/lists.service.js';
@@ -211,6 +217,7 @@ export function createAutomationEngine(deps: ServiceDeps, log: Logger, options: 
     log: log.child({ component: 'engine' }),
     config: deps.config.engine,
     drivers,
+    pushes: [sandboxResponder(deps.db, ingestInbox)],
     limits: senderActionLimits,
     renderer: createTemplateRenderer({ llm: llmClientOf(deps.config) }),
     http: createWebhookClient({

@@ -19,7 +19,7 @@ import {
 import { startWorker, type WorkerHandle } from './jobs/runner.js';
 import { systemClock } from './lib/clock.js';
 import { startMailboxSync } from './modules/email/sync/sync-loop.js';
-import type { Engine } from './modules/engine/engine.js';
+import type { Engine } from './modules/engine/index.js';
 import { startAuthInvalidation } from './modules/identity/auth-cache.js';
 
 export type Role = 'serve' | 'api' | 'worker';

@@ -1,6 +1,6 @@
 // A channel that always passes its irreversible step without a confirmation (`unconfirmed`) and whose
 // outcome check answers what the test sets: for the never-twice tests of the engine and of queued messages.
-import type { ChannelDriver, OutcomeCheck } from '../src/modules/engine/drivers/driver.js';
+import type { ChannelDriver, OutcomeCheck } from '../src/modules/channels/driver.js';
 
 export function unconfirmingDriver() {
   const state = { performed: 0, checks: 0, answer: 'unknown' as OutcomeCheck };

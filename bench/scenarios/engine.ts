@@ -6,12 +6,14 @@ import type { Database } from '../../src/db/database.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { newId } from '../../src/lib/ids.js';
 import { createLogger } from '../../src/lib/logger.js';
-import { createDriverRegistry } from '../../src/modules/engine/drivers/registry.js';
+import { createSandboxDriver } from '../../src/modules/browsers/sandbox/sandbox-driver.js';
+import { sandboxResponder } from '../../src/modules/browsers/sandbox/sandbox-responder.js';
+import { createDriverRegistry } from '../../src/modules/channels/registry.js';
 import { createEngine } from '../../src/modules/engine/engine.js';
 import { claimDueEnrollments } from '../../src/modules/engine/run/claim.js';
-import { createSandboxDriver } from '../../src/modules/engine/sandbox/sandbox-driver.js';
 import { ingestSignals } from '../../src/modules/engine/signals.js';
 import { createTemplateRenderer } from '../../src/modules/engine/template-renderer.js';
+import { ingestInbox } from '../../src/modules/linkedin-messages/linkedin-ingest.js';
 import { noLlm } from '../../src/modules/llm/llm-client.js';
 import { selectInitialStageUuid } from '../../src/modules/pipeline-stages/pipeline-stages.defaults.js';
 import { createWebhookClient } from '../../src/modules/webhooks/webhook-client.js';
@@ -151,6 +153,7 @@ function benchEngine(
     log: createLogger('warn'),
     config,
     drivers: createDriverRegistry(db, { linkedin: { sandbox: () => sandbox } }),
+    pushes: [sandboxResponder(db, ingestInbox)],
     // Limits lifted: this measures the engine, not LinkedIn's pace.
     limits: () => ({ daily: 1_000_000_000, weekly: null }),
     renderer: createTemplateRenderer({ llm: noLlm }),

@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import { linkedInMessageDeps } from '../../src/deps.js';
 import { newId } from '../../src/lib/ids.js';
-import { addToSandboxInbox, type SandboxInboxRow } from '../../src/modules/engine/sandbox/sandbox-inbox.js';
+import { addToSandboxInbox, type SandboxInboxRow } from '../../src/modules/browsers/sandbox/sandbox-inbox.js';
 import { syncSeat } from '../../src/modules/linkedin-messages/linkedin-sync.js';
 import { enroll, makeFlow, makeSandboxSeat, makeSender } from '../../test/automation-factories.js';
 import { makeLeads, makeList } from '../../test/factories.js';

@@ -8,7 +8,7 @@ import { secretBoxOf } from '../../src/deps.js';
 import { createChromiumDriver } from '../../src/modules/browsers/chromium/chromium-driver.js';
 import { createSeatBrowsers, seatProfileDir } from '../../src/modules/browsers/chromium/seat-browsers.js';
 import { saveSession } from '../../src/modules/browsers/seat-session.js';
-import type { ActionRequest, ActionType } from '../../src/modules/engine/drivers/driver.js';
+import type { ActionRequest, ActionType } from '../../src/modules/channels/driver.js';
 import { makeSender } from '../../test/automation-factories.js';
 import { type Replica, startReplica } from '../../test/linkedin-replica/replica.js';
 import type { BenchRow, Scenario } from '../lib.js';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkedInMessageDeps } from '../../src/deps.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { newId } from '../../src/lib/ids.js';
-import { addToSandboxInbox } from '../../src/modules/engine/sandbox/sandbox-inbox.js';
+import { addToSandboxInbox } from '../../src/modules/browsers/sandbox/sandbox-inbox.js';
 import { syncSeat } from '../../src/modules/linkedin-messages/linkedin-sync.js';
 import { enroll, makeFlow, makeSandboxSeat } from '../automation-factories.js';
 import { makeLeads, makeList } from '../factories.js';

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 
 // One row per sender and read kind: when its next LinkedIn read may start and how many it made on the
 // current UTC day. Enrichment and data sources of every process claim reads through it
-// (src/modules/engine/drivers/read-pace.ts), so one account's reads share one budget.
+// (src/modules/channels/read-pace.ts), so one account's reads share one budget.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     create table linkedin_read_pace (

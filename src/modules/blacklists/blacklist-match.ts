@@ -14,7 +14,7 @@
 //   a conjunction of equalities on the record's indexed identifier columns.
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
-import { endEnrollments } from '../engine/enrollment-signals.js';
+import { endEnrollments } from '../enrollments/enrollment-signals.js';
 
 /**
  * SQL: does blacklist entry `b` match the contact aliased `alias`? (The record's identifiers against

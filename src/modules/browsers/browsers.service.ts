@@ -9,7 +9,7 @@ import { newId } from '../../lib/ids.js';
 import { BlockedTargetError, type OutboundGuard } from '../../lib/net/outbound.js';
 import { envelope, type PageParams, resolvePage } from '../../lib/pagination.js';
 import type { SecretBox } from '../../lib/secrets.js';
-import { resumeSenderActions } from '../engine/sender-pauses.js';
+import { resumeSenderActions } from '../enrollments/sender-pauses.js';
 import { ACCESS_KEY_TTL_MS, generateAccessKey } from './access-keys.js';
 import * as repo from './browsers.repository.js';
 import type { CreateSeatBody, SetProxyBody, ShareSeatBody, UpdateSeatBody } from './browsers.schemas.js';

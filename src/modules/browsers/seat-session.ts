@@ -4,7 +4,7 @@
 import { v5 as uuidv5 } from 'uuid';
 import type { Database, Executor } from '../../db/database.js';
 import type { SecretBox } from '../../lib/secrets.js';
-import { resumeSenderActions } from '../engine/sender-pauses.js';
+import { resumeSenderActions } from '../enrollments/sender-pauses.js';
 
 export type SessionCookie = {
   name: string;

@@ -10,8 +10,8 @@ import { createTestContext, type TestContext, type TestUser } from '../../../tes
 import { createLinkedInReaders } from '../../deps.js';
 import { systemClock } from '../../lib/clock.js';
 import { createLogger } from '../../lib/logger.js';
-import type { LinkedInReader, ReaderRegistry, SearchPage } from '../engine/drivers/reader.js';
-import { createSandboxReader } from '../engine/sandbox/sandbox-reader.js';
+import { createSandboxReader } from '../browsers/sandbox/sandbox-reader.js';
+import type { LinkedInReader, ReaderRegistry, SearchPage } from '../channels/reader.js';
 import {
   type DataSourceRunnerDeps,
   dataSourceJobHandler,

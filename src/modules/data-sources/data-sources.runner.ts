@@ -9,7 +9,7 @@ import { Type } from 'typebox';
 import type { Database, Executor } from '../../db/database.js';
 import { enqueueJob, handleJob, jobType } from '../../jobs/queue.js';
 import type { Clock } from '../../lib/clock.js';
-import { claimRead } from '../engine/drivers/read-pace.js';
+import { claimRead } from '../channels/read-pace.js';
 import {
   type CompanyResult,
   isPassingFailure,
@@ -21,8 +21,8 @@ import {
   SEARCH_TYPES,
   type SearchPage,
   type SearchType,
-} from '../engine/drivers/reader.js';
-import { markSeatReadIssue } from '../engine/drivers/seat-issue.js';
+} from '../channels/reader.js';
+import { markSeatReadIssue } from '../channels/seat-issue.js';
 import { prepareCompanyRows, writeCompanyChunk } from '../files/import-companies.js';
 import { prepareLeadRows, writeLeadChunk } from '../files/import-leads.js';
 import { COMPANY_TARGETS, LEAD_TARGETS, type MappedColumn } from '../files/import-mapping.js';

@@ -1,5 +1,5 @@
 // The data source vocabulary (reference/api-facts.md 4.5): the 13 types and the 6 statuses.
-import { SEARCH_TYPES, type SearchType } from '../engine/drivers/reader.js';
+import { SEARCH_TYPES, type SearchType } from '../channels/reader.js';
 
 export const DATA_SOURCE_TYPES = ['csv_leads', ...(Object.keys(SEARCH_TYPES) as SearchType[])] as const;
 export type DataSourceType = (typeof DATA_SOURCE_TYPES)[number];

@@ -12,7 +12,7 @@ import {
 } from '../../../test/automation-factories.js';
 import { createEngineHarness, type EngineHarness } from '../../../test/engine-harness.js';
 import { newId } from '../../lib/ids.js';
-import { releaseHolds } from './enrollment-signals.js';
+import { releaseHolds } from '../enrollments/enrollment-signals.js';
 
 let h: EngineHarness;
 let senderUuid: string;

@@ -12,8 +12,8 @@ import {
 import { createEngineHarness, type EngineHarness } from '../../../test/engine-harness.js';
 import { unconfirmingDriver } from '../../../test/unconfirming-driver.js';
 import { createLogger } from '../../lib/logger.js';
+import type { ChannelDriver, DriverRegistry, OutcomeCheck } from '../channels/driver.js';
 import { noLlm } from '../llm/llm-client.js';
-import type { ChannelDriver, DriverRegistry, OutcomeCheck } from './drivers/driver.js';
 import { SimulatedCrash } from './engine.js';
 import { runTeamBatch } from './run/batch.js';
 import { claimDueEnrollments } from './run/claim.js';

@@ -8,14 +8,13 @@ import type { Config } from '../../config.js';
 import { crossTeam } from '../../db/citus.js';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
+import type { ChannelPush, DriverRegistry } from '../channels/driver.js';
 import type { WebhookClient } from '../webhooks/webhook-client.js';
-import type { DriverRegistry } from './drivers/driver.js';
 import type { ActionRenderer } from './render.js';
 import { runTeamBatch } from './run/batch.js';
 import { claimDueEnrollments, nextDueAt } from './run/claim.js';
 import { type CrashPoint, claimSenders, dispatchSender, type SenderLimits } from './run/dispatch.js';
 import { reconcileUnconfirmed } from './run/reconcile.js';
-import { deliverSandboxResponses } from './sandbox/sandbox-responder.js';
 
 export type EngineDeps = {
   db: Database;
@@ -23,6 +22,8 @@ export type EngineDeps = {
   log: Logger;
   config: Config['engine'];
   drivers: DriverRegistry;
+  /** Channels that bring answers by themselves (the sandbox network), delivered by the dispatch loop. */
+  pushes: ChannelPush[];
   limits: SenderLimits;
   renderer: ActionRenderer;
   http: WebhookClient;
@@ -114,7 +115,7 @@ export function createEngine(deps: EngineDeps) {
   }
 
   /**
-   * The earliest instant anything becomes due: a step, a sender's action, a sandbox answer, an action
+   * The earliest instant anything becomes due: a step, a sender's action, a pushed answer, an action
    * to reconcile. A fake clock jumps there instead of ticking through idle time.
    */
   async function nextWakeAt(): Promise<Date | null> {
@@ -123,19 +124,27 @@ export function createEngine(deps: EngineDeps) {
         ${await nextDueAt(db)}::timestamptz,
         (select min(greatest(next_dispatch_at, coalesce(leased_until, '-infinity'))) from sender_channel_state
           where next_dispatch_at is not null),
-        (select min(respond_at) from sandbox_linkedin_actions where responded_at is null and respond_at is not null),
         (select min(taken_to_execute_at) + ${`${config.reconcileAfterMs + 1} milliseconds`}::interval from tasks
           where status = 'in_progress' and taken_to_execute_at is not null)
       ) as at
     `.execute(db);
-    return result.rows[0]?.at ?? null;
+    const times = [result.rows[0]?.at ?? null, ...(await Promise.all(deps.pushes.map((p) => p.nextAt())))];
+    const due = times.filter((at): at is Date => at !== null).map((at) => at.getTime());
+    return due.length > 0 ? new Date(Math.min(...due)) : null;
+  }
+
+  /** Delivers the pushing channels' due answers; returns how many. */
+  async function deliverPushes(now: Date): Promise<number> {
+    let answers = 0;
+    for (const push of deps.pushes) answers += await push.deliver(now);
+    return answers;
   }
 
   /** One round of everything at the clock's time (tests and the simulation). */
   async function tick(): Promise<TickResult> {
     const now = deps.clock.now();
     const enrollments = await runEnrollments(now);
-    const answers = await deliverSandboxResponses(db, now);
+    const answers = await deliverPushes(now);
     const actions = await runDispatch(now);
     const reconciled = await runReconcile(now);
     return { ...enrollments, actions, answers, reconciled };
@@ -170,7 +179,7 @@ export function createEngine(deps: EngineDeps) {
         loop('enrollments', async () => (await runEnrollments(deps.clock.now())).claimed > 0),
         loop('dispatch', async () => {
           const now = deps.clock.now();
-          const answers = await deliverSandboxResponses(db, now);
+          const answers = await deliverPushes(now);
           const actions = await runDispatch(now);
           if (now.getTime() - lastReconcile > Math.min(config.reconcileAfterMs, 60_000)) {
             lastReconcile = now.getTime();

@@ -6,10 +6,10 @@
 import { sql } from 'kysely';
 import type { Database, Executor } from '../../db/database.js';
 import { newId } from '../../lib/ids.js';
+import { endEnrollments } from '../enrollments/enrollment-signals.js';
 import { type EventInput, emitEvents } from '../events/emit.js';
+import { senderObject } from '../events/event-objects.js';
 import type { SignalKind } from './engine.tables.js';
-import { endEnrollments } from './enrollment-signals.js';
-import { senderObject } from './event-objects.js';
 import { triggersFiredBy } from './nodes/triggers.js';
 
 export type IncomingSignal = {

@@ -6,7 +6,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { normalizeDomain } from '../../lib/normalize.js';
-import type { LinkedInCompanyPage, LinkedInProfile } from '../engine/drivers/reader.js';
+import type { LinkedInCompanyPage, LinkedInProfile } from '../channels/reader.js';
 
 type Column = { name: string; type: string };
 

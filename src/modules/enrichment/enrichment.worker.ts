@@ -11,8 +11,7 @@ import type { Database, Executor } from '../../db/database.js';
 import { enqueueJob, handleJob, type JobHandler, jobType } from '../../jobs/queue.js';
 import type { Clock } from '../../lib/clock.js';
 import { recordActivities } from '../activities/activities.repository.js';
-import { linkLeadsToCompanies } from '../companies/company-links.js';
-import { claimRead } from '../engine/drivers/read-pace.js';
+import { claimRead } from '../channels/read-pace.js';
 import {
   isPassingFailure,
   isSeatFailure,
@@ -22,8 +21,9 @@ import {
   type ReaderRegistry,
   type ReadFailureReason,
   type ReadOutcome,
-} from '../engine/drivers/reader.js';
-import { markSeatReadIssue } from '../engine/drivers/seat-issue.js';
+} from '../channels/reader.js';
+import { markSeatReadIssue } from '../channels/seat-issue.js';
+import { linkLeadsToCompanies } from '../companies/company-links.js';
 import { emitContactEvents } from '../events/emit.js';
 import { refundCredits } from './credits.js';
 import {

@@ -11,8 +11,8 @@ import {
   eventActivities,
   eventPayload,
 } from '../activities/activity-types.js';
-import { fanOutEventsJob } from '../webhooks/webhook-jobs.js';
 import { EVENT_CATALOG, EVENT_OBJECT_KEYS, type EventName, isEventName } from './events.catalog.js';
+import { fanOutEventsJob } from './events.jobs.js';
 import type { EventObjects } from './events.schemas.js';
 import { accountSnapshots, contactSnapshots } from './events.snapshot.js';
 

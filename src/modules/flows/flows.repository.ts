@@ -157,14 +157,3 @@ export async function workspaceExists(db: Executor, teamId: number, uuid: string
     .executeTakeFirst();
   return row !== undefined;
 }
-
-/** Flows of the team among `uuids` (with name, status and priority: the event `automation` object). */
-export async function selectFlowsByUuid(db: Executor, teamId: number, uuids: string[]) {
-  if (uuids.length === 0) return [];
-  return db
-    .selectFrom('flows')
-    .select(['uuid', 'name', 'status', 'priority', 'flow_version_uuid'])
-    .where('team_id', '=', teamId)
-    .where('uuid', 'in', uuids)
-    .execute();
-}

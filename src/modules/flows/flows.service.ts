@@ -7,7 +7,7 @@ import { AppError, invalidField, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { envelope, type PageParams, resolvePage } from '../../lib/pagination.js';
 import { assertValidSchedule, defaultSchedule } from '../../lib/schedule.js';
-import { endEnrollments, setFlowActive } from '../engine/enrollment-signals.js';
+import { endEnrollments, setFlowActive } from '../enrollments/enrollment-signals.js';
 import { teamTimeZone } from '../identity/team-timezone.js';
 import { syncFilterSources } from './enrollments/filter-sources.js';
 import * as repo from './flows.repository.js';

@@ -5,8 +5,8 @@
 // the engine stops acting through it until someone looks and runs it again.
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
-import { senderObject } from '../engine/event-objects.js';
 import { emitEvents } from '../events/emit.js';
+import { senderObject } from '../events/event-objects.js';
 
 /** Empty reads in a row, after conversations were listed, that flag the seat. */
 export const EMPTY_INBOX_READS_FLAG = 2;

@@ -5,8 +5,8 @@
 // and acceptances go through the engine's signal path (triggers, stop rule, events) in one call.
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
-import type { InboxItem } from '../engine/drivers/inbox.js';
-import { type IncomingSignal, ingestSignalsIn } from '../engine/signals.js';
+import type { InboxItem } from '../channels/inbox.js';
+import { type IncomingSignal, ingestSignalsIn } from '../engine/index.js';
 
 export type IngestResult = { items: number; stored: number; replies: number; accepted: number; read: number };
 

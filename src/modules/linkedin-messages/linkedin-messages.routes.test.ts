@@ -6,7 +6,8 @@ import { makeLeads, makeList } from '../../../test/factories.js';
 import { createTestContext, type TestContext, type TestUser, waitFor } from '../../../test/harness.js';
 import { unconfirmingDriver } from '../../../test/unconfirming-driver.js';
 import { linkedInMessageDeps } from '../../deps.js';
-import { deliverSandboxResponses } from '../engine/sandbox/sandbox-responder.js';
+import { deliverSandboxResponses } from '../browsers/sandbox/sandbox-responder.js';
+import { ingestInbox } from './linkedin-ingest.js';
 import { processQueuedMessage, reconcileStaleMessages } from './linkedin-send.js';
 
 let ctx: TestContext;
@@ -181,7 +182,7 @@ describe('sending queued messages', () => {
       outcome: 'sent',
     });
     // The invitation is accepted (the sandbox answers through the seat's inbox).
-    expect(await deliverSandboxResponses(ctx.db, new Date(Date.now() + 5000))).toBe(1);
+    expect(await deliverSandboxResponses(ctx.db, ingestInbox, new Date(Date.now() + 5000))).toBe(1);
     const later = await queue({ text: 'Thanks for connecting' });
     expect(await processQueuedMessage(deps, alice.teamId, later, new Date())).toMatchObject({
       outcome: 'sent',

@@ -11,11 +11,11 @@
 import type { Logger } from 'pino';
 import type { Database, Executor } from '../../db/database.js';
 import { nextOpenInstant } from '../../lib/schedule.js';
-import type { ActionOutcome, ActionRequest, ActionType, DriverRegistry } from '../engine/drivers/driver.js';
-import { senderObject } from '../engine/event-objects.js';
+import type { ActionOutcome, ActionRequest, ActionType, DriverRegistry } from '../channels/driver.js';
 import { LEAD_FIELDS, type SenderLimits, senderUsage, usageWindow } from '../engine/run/dispatch.js';
 import { FAILURE_HANDLING } from '../engine/run/outcomes.js';
 import { emitEvents } from '../events/emit.js';
+import { senderObject } from '../events/event-objects.js';
 import { upsertConversations } from './linkedin-ingest.js';
 import type { LinkedInMessageRow } from './linkedin-messages.repository.js';
 

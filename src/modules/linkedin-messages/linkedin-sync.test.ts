@@ -10,7 +10,7 @@ import {
 } from '../../../test/automation-factories.js';
 import { createEngineHarness, type EngineHarness } from '../../../test/engine-harness.js';
 import { linkedInMessageDeps } from '../../deps.js';
-import { addToSandboxInbox } from '../engine/sandbox/sandbox-inbox.js';
+import { addToSandboxInbox } from '../browsers/sandbox/sandbox-inbox.js';
 import { syncDueSeats, syncSeat } from './linkedin-sync.js';
 
 let h: EngineHarness;

@@ -8,8 +8,8 @@
 import { type SqlBool, sql } from 'kysely';
 import { crossTeam } from '../../db/citus.js';
 import { claimAcrossTeams } from '../../db/team-claims.js';
-import type { InboxRegistry } from '../engine/drivers/inbox.js';
-import { isSeatFailure } from '../engine/drivers/reader.js';
+import type { InboxRegistry } from '../channels/inbox.js';
+import { isSeatFailure } from '../channels/reader.js';
 import { recordInboxListing } from './linkedin-inbox-health.js';
 import { type IngestResult, ingestInbox } from './linkedin-ingest.js';
 import { reconcileStaleMessages, type SendDeps } from './linkedin-send.js';

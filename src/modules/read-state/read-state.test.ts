@@ -6,7 +6,7 @@ import { makeContacts, makeSandboxSeat, makeSender } from '../../../test/automat
 import { createEngineHarness, type EngineHarness } from '../../../test/engine-harness.js';
 import { linkedInMessageDeps } from '../../deps.js';
 import { newId } from '../../lib/ids.js';
-import { addToSandboxInbox } from '../engine/sandbox/sandbox-inbox.js';
+import { addToSandboxInbox } from '../browsers/sandbox/sandbox-inbox.js';
 import { syncSeat } from '../linkedin-messages/linkedin-sync.js';
 
 let h: EngineHarness;

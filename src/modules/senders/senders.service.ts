@@ -4,7 +4,7 @@ import { invalidField, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { envelope, type PageParams, resolvePage } from '../../lib/pagination.js';
 import { assertValidSchedule, defaultSchedule, type Schedule } from '../../lib/schedule.js';
-import { resumeSenderActions } from '../engine/sender-pauses.js';
+import { resumeSenderActions } from '../enrollments/sender-pauses.js';
 import { teamTimeZone } from '../identity/team-timezone.js';
 import { dailyTargets, weeklyTargets } from './sender-limits.js';
 import * as repo from './senders.repository.js';

@@ -7,7 +7,7 @@
 // again is harmless (background operations rely on that).
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
-import { resumeFailedEnrollments, wakeEnrollments } from '../engine/enrollment-signals.js';
+import { resumeFailedEnrollments, wakeEnrollments } from '../enrollments/enrollment-signals.js';
 import type { TaskStatusValue } from './tasks.filter.js';
 
 export type MoveName = 'complete' | 'cancel' | 'fail' | 'retry' | 'skip';

@@ -7,7 +7,7 @@ import { newId } from '../../lib/ids.js';
 import { envelope, type PageParams, resolvePage } from '../../lib/pagination.js';
 import { isValidTimeZone } from '../../lib/schedule.js';
 import { queueBulkOperation } from '../bulk-operations/bulk-operations.jobs.js';
-import { releaseHolds } from '../engine/enrollment-signals.js';
+import { releaseHolds } from '../enrollments/enrollment-signals.js';
 import { countLeads } from '../leads/leads.query.js';
 import { isTeamMember, selectSenderProfile } from '../senders/senders.repository.js';
 import { type GroupField, groupTaskCounts } from './tasks.counts.js';

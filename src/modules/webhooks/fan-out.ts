@@ -9,9 +9,10 @@ import { enqueueJob, enqueueJobs, handleJob } from '../../jobs/queue.js';
 import { AppError } from '../../lib/errors.js';
 import type { FilterSpec } from '../../lib/filter.js';
 import { isEventName } from '../events/events.catalog.js';
+import { fanOutEventsJob } from '../events/events.jobs.js';
 import { loadLeadFilterSpec } from '../leads/leads.filter.js';
 import { compileWebhookFilters, hasContactKeys } from './webhook-filters.js';
-import { DELIVERY_BATCH, deliverWebhooksJob, fanOutEventsJob } from './webhook-jobs.js';
+import { DELIVERY_BATCH, deliverWebhooksJob } from './webhook-jobs.js';
 
 /** Events per fan-out transaction. */
 export const FAN_OUT_CHUNK = 2000;

@@ -1,18 +1,7 @@
-// The job types of webhook delivery. Kept apart from their handlers so the events module can enqueue
-// a fan-out without importing the delivery machinery.
+// The job types of webhook delivery, kept apart from their handlers. The fan-out job that starts it is
+// the events module's (events.jobs.ts): recording events enqueues it, this module handles it.
 import { Type } from 'typebox';
 import { jobType } from '../../jobs/queue.js';
-
-/** Turns one batch of recorded events into deliveries, a chunk at a time (`after` = last event done). */
-export const fanOutEventsJob = jobType(
-  'webhooks.fanOutEvents',
-  Type.Object({
-    teamId: Type.Integer(),
-    batch: Type.String({ format: 'uuid' }),
-    after: Type.Optional(Type.String({ format: 'uuid' })),
-  }),
-  { maxAttempts: 25 },
-);
 
 /** Deliveries one job attempts together (concurrently, recorded in one statement). */
 export const DELIVERY_BATCH = 50;

@@ -6,7 +6,7 @@
 // show (the thread, the profile's actions) and the action is not there; otherwise `unknown`.
 import type { Page } from 'playwright-core';
 import type { AttachmentFile } from '../../attachments/attachment-files.js';
-import type { ActionOutcome, ActionRequest, OutcomeCheck } from '../../engine/drivers/driver.js';
+import type { ActionOutcome, ActionRequest, OutcomeCheck } from '../../channels/driver.js';
 import { inviteLink, type Pages, present, stop } from './chromium-pages.js';
 import { SELECTORS as S } from './linkedin-pages.js';
 

@@ -10,12 +10,7 @@
 // inbox: chromium-inbox.ts.
 import type { Page } from 'playwright-core';
 import type { AttachmentFile } from '../../attachments/attachment-files.js';
-import type {
-  ActionOutcome,
-  ActionRequest,
-  ChannelDriver,
-  OutcomeCheck,
-} from '../../engine/drivers/driver.js';
+import type { ActionOutcome, ActionRequest, ChannelDriver, OutcomeCheck } from '../../channels/driver.js';
 import {
   checkAction,
   commentLatest,

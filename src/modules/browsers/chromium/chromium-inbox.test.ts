@@ -5,7 +5,7 @@ import { type Replica, startReplica } from '../../../../test/linkedin-replica/re
 import { hasPrograms } from '../../../../test/system-programs.js';
 import { linkedInMessageDeps } from '../../../deps.js';
 import { newId } from '../../../lib/ids.js';
-import { createInboxRegistry } from '../../engine/drivers/registry.js';
+import { createInboxRegistry } from '../../channels/registry.js';
 import { syncSeat } from '../../linkedin-messages/linkedin-sync.js';
 import { createChromiumInbox } from './chromium-driver.js';
 import { openReplicaSeat, type ReplicaSeat } from './replica-seat.test-support.js';

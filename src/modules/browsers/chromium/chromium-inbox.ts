@@ -1,6 +1,6 @@
 // A seat's inbox read in its browser (the sync, src/modules/linkedin-messages/): see createChromiumInbox.
-import type { InboxItem, InboxPage, LinkedInInbox } from '../../engine/drivers/inbox.js';
-import type { ReadOutcome } from '../../engine/drivers/reader.js';
+import type { InboxItem, InboxPage, LinkedInInbox } from '../../channels/inbox.js';
+import type { ReadOutcome } from '../../channels/reader.js';
 import { type ChromiumOptions, type ChromiumSeat, pages, stop } from './chromium-pages.js';
 import { readFailure } from './chromium-reads.js';
 import { SELECTORS as S } from './linkedin-pages.js';

@@ -6,8 +6,8 @@
 // LinkedIn is a single-page app, its actions are fetch calls.
 import type { Logger } from 'pino';
 import type { Locator, Page } from 'playwright-core';
-import type { FailureReason } from '../../engine/drivers/driver.js';
-import type { PersonRef } from '../../engine/drivers/reader.js';
+import type { FailureReason } from '../../channels/driver.js';
+import type { PersonRef } from '../../channels/reader.js';
 import {
   classifyUrl,
   linkedInUrls,

@@ -13,7 +13,7 @@ import {
   type ReadPace,
   SEARCH_TYPES,
   type SearchPage,
-} from '../../engine/drivers/reader.js';
+} from '../../channels/reader.js';
 import {
   type ChromiumOptions,
   type ChromiumSeat,

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../../../test/harness.js';
 import { type Replica, startReplica } from '../../../../test/linkedin-replica/replica.js';
-import type { ActionRequest, ActionType, ChannelDriver } from '../../engine/drivers/driver.js';
-import type { LinkedInReader } from '../../engine/drivers/reader.js';
+import type { ActionRequest, ActionType, ChannelDriver } from '../../channels/driver.js';
+import type { LinkedInReader } from '../../channels/reader.js';
 import { createChromiumDriver, createChromiumInbox, createChromiumReader } from './chromium-driver.js';
 import { openReplicaSeat, type ReplicaSeat } from './replica-seat.test-support.js';
 import { guardLoopback } from './test-guard.js';

@@ -3,7 +3,7 @@
 // none. The selector health tour (chromium-health.ts) and the real-page fixture tests (page-dumps.test.ts)
 // both ask this: a live page and a saved one answer the same way. Read-only: nothing is clicked.
 import type { Page } from 'playwright-core';
-import type { ActionType } from '../../engine/drivers/driver.js';
+import type { ActionType } from '../../channels/driver.js';
 import type { PageKind } from './linkedin-pages.js';
 import { type Chain, type Hook, SITE } from './linkedin-selectors.js';
 

@@ -9,7 +9,7 @@ import { AppError, conflict, invalidField, notFound } from '../../../lib/errors.
 import { newId } from '../../../lib/ids.js';
 import { envelope, type PageParams, resolvePage } from '../../../lib/pagination.js';
 import type { SecretBox } from '../../../lib/secrets.js';
-import { resumeSenderActions } from '../../engine/sender-pauses.js';
+import { resumeSenderActions } from '../../enrollments/sender-pauses.js';
 import type { ConnectionSettings, HealthStatus, MailboxProvider, MailboxStatus } from '../email.tables.js';
 import { accountEmail, authorizationUrl, exchangeCode, type OAuthProvider } from '../oauth/oauth-client.js';
 import { requireTrackingDomainRef } from '../tracking-domains/tracking-domains.service.js';

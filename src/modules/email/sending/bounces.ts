@@ -3,7 +3,7 @@
 // (email_status "bounced") and tells the engine (email_bounced: the contact's e-mail steps end).
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../../db/database.js';
-import { ingestSignalsIn } from '../../engine/signals.js';
+import { ingestSignalsIn } from '../../engine/index.js';
 import type { EmailsTable } from '../email.tables.js';
 import { emailEventObject } from './email-object.js';
 

@@ -1,16 +1,11 @@
-// The engine's e-mail channel (engine/drivers/driver.ts): an email_send_message step goes out from one
+// The engine's e-mail channel (channels/driver.ts): an email_send_message step goes out from one
 // of the sender's active mailboxes, to the contact's chosen address (email_field, else the other),
 // with the cc, attachments and quoted history the node asks for. A later step of the same enrollment
 // with an empty subject (or the first one's) is a follow-up in the first e-mail's thread: "Re:"
 // subject, In-Reply-To and References, from the same mailbox while it can send.
 import { sql } from 'kysely';
-import type {
-  ActionOutcome,
-  ActionRequest,
-  ChannelDriver,
-  OutcomeCheck,
-} from '../../engine/drivers/driver.js';
-import type { DriverFactories } from '../../engine/drivers/registry.js';
+import type { ActionOutcome, ActionRequest, ChannelDriver, OutcomeCheck } from '../../channels/driver.js';
+import type { DriverFactories } from '../../channels/registry.js';
 import { selectMailbox, selectSenderMailboxes } from '../mailboxes/mailboxes.repository.js';
 import type { TrackingOptions } from '../tracking/tracking-links.js';
 import { sentFolderOf } from '../transport/held-imap.js';

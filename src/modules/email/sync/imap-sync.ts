@@ -13,7 +13,7 @@ import { sql } from 'kysely';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import type { Database, Executor } from '../../../db/database.js';
 import { newId } from '../../../lib/ids.js';
-import { ingestSignalsIn } from '../../engine/signals.js';
+import { ingestSignalsIn } from '../../engine/index.js';
 import type { EmailClassification } from '../email.tables.js';
 import { recordBounce } from '../sending/bounces.js';
 import { emailEventObject } from '../sending/email-object.js';

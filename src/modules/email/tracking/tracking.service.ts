@@ -13,7 +13,7 @@ import type { SecretBox } from '../../../lib/secrets.js';
 import { leadBlacklistValues } from '../../blacklists/blacklist-input.js';
 import { flagLeadsMatchingEntry } from '../../blacklists/blacklist-match.js';
 import { insertLeadEntry, lockTeamBlacklist } from '../../blacklists/blacklists.repository.js';
-import { ingestSignalsIn } from '../../engine/signals.js';
+import { ingestSignalsIn } from '../../engine/index.js';
 import { emailEventObject } from '../sending/email-object.js';
 import { readTrackingToken, type TrackingClaim, type TrackingKind } from './tracking-links.js';
 

@@ -1,7 +1,7 @@
 // rule_ab_test: a weighted split between branches 1 and 2, deterministic per enrollment and node (a
 // retry or a replay takes the same branch).
 import { Type } from 'typebox';
-import { uniform } from '../rng.js';
+import { uniform } from '../../../lib/rng.js';
 import { defineNode } from './define.js';
 import { closed, opt } from './payload.js';
 

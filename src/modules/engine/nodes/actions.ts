@@ -3,7 +3,7 @@
 // the dispatcher (run/dispatch.ts), which executes it; the next visit reads the task's outcome.
 import { type TSchema, Type } from 'typebox';
 import { nextOpenInstant } from '../../../lib/schedule.js';
-import { channelOf, isActionType, TEXT_ACTIONS } from '../drivers/driver.js';
+import { channelOf, isActionType, TEXT_ACTIONS } from '../../channels/driver.js';
 import type { ComposedAction } from '../render.js';
 import type { BatchContext, Work, WorkStep } from '../run/work.js';
 import { defineNode, type NodeDefinition, type NodeOf, type Reference } from './define.js';

@@ -4,8 +4,8 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { EMAIL_ACTIONS, LINKEDIN_ACTIONS } from '../../channels/driver.js';
 import { createFlowVersionsService } from '../../flows/versions/versions.service.js';
-import { EMAIL_ACTIONS, LINKEDIN_ACTIONS } from '../drivers/driver.js';
 import { advance } from '../run/machine.js';
 import { type BatchContext, type EnrollmentRow, Work } from '../run/work.js';
 import { compileVersion } from '../version.js';

@@ -1,7 +1,7 @@
 // Switching the enrollment's sender: to a named sender, or by rotation to another sender of named
 // contact sources (the contact then starts over from the first source's entry node).
 import { Type } from 'typebox';
-import { uniform } from '../rng.js';
+import { uniform } from '../../../lib/rng.js';
 import { defineNode } from './define.js';
 import { closed, LINEAR, one, skipped, uuid } from './payload.js';
 

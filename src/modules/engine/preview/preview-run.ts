@@ -3,7 +3,9 @@
 // and the sandbox network's answers take turns exactly as one engine tick orders them (enrollments,
 // then answers, then dispatch), and the clock jumps to the next thing due like the simulation's does.
 // Nothing is written anywhere: what the batch would write, the preview keeps in these objects.
-import type { Channel } from '../drivers/driver.js';
+
+import type { SandboxSettings } from '../../browsers/sandbox/sandbox-driver.js';
+import type { Channel } from '../../channels/driver.js';
 import type { SignalKind } from '../engine.tables.js';
 import { triggersFiredBy } from '../nodes/triggers.js';
 import type { ComposedAction, PreparedRender } from '../render.js';
@@ -18,7 +20,6 @@ import {
   type SignalRow,
   Work,
 } from '../run/work.js';
-import type { SandboxSettings } from '../sandbox/sandbox-driver.js';
 import type { CompiledVersion } from '../version.js';
 import { TimeHeap } from './preview-heap.js';
 import {
@@ -212,7 +213,7 @@ export async function runPreview(setup: PreviewSetup): Promise<PreviewRun> {
       };
       e.action = action;
       if (!lane || lane.unavailable) {
-        // The engine parks the enrollments of a sender that cannot act (sender-pauses.ts).
+        // The engine parks the enrollments of a sender that cannot act (enrollments/sender-pauses.ts).
         e.fl.status = 'paused';
         e.fl.reason = lane?.unavailable ?? 'no_sender';
       } else {

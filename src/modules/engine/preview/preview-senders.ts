@@ -3,17 +3,18 @@
 // closed), within the sender's limits (the engine's own limit function: targets, warm-up, rolling
 // week), oldest ready task first; the action is answered by the sandbox network's own decision code
 // with the preview's rates, and its outcome handled as run/outcomes.ts handles it.
+
+import { uniform } from '../../../lib/rng.js';
 import { isOpenAt, nextOpenInstant, type Schedule } from '../../../lib/schedule.js';
-import { type ActionType, type Channel, LINKEDIN_ACTIONS } from '../drivers/driver.js';
-import { senderActionLimits } from '../limits.js';
-import { uniform } from '../rng.js';
-import { FAILURE_HANDLING } from '../run/outcomes.js';
-import type { SenderRow } from '../run/work.js';
 import {
   decideSandboxAction,
   type SandboxSenderState,
   type SandboxSettings,
-} from '../sandbox/sandbox-driver.js';
+} from '../../browsers/sandbox/sandbox-driver.js';
+import { type ActionType, type Channel, LINKEDIN_ACTIONS } from '../../channels/driver.js';
+import { senderActionLimits } from '../limits.js';
+import { FAILURE_HANDLING } from '../run/outcomes.js';
+import type { SenderRow } from '../run/work.js';
 import { usageWindowOf } from './preview-time.js';
 
 const CHANNEL_ACTIONS: Record<Channel, readonly ActionType[]> = {

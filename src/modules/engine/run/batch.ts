@@ -8,20 +8,20 @@ import type { Database, Executor } from '../../../db/database.js';
 import { AppError } from '../../../lib/errors.js';
 import { compileFilter } from '../../../lib/filter.js';
 import { queueLeadsFromFlow } from '../../enrichment/enrichment.flow.js';
-import { emitEvents } from '../../events/emit.js';
-import { EVENT_CATALOG, isEventName } from '../../events/events.catalog.js';
 import {
   contactsWhere,
-  type EnrolmentTarget,
-  enrolContacts,
-  enrolmentTarget,
-} from '../../flows/enrollments/enrol.js';
+  type EnrollmentTarget,
+  enrollContacts,
+  enrollmentTarget,
+} from '../../enrollments/enroll.js';
+import { endEnrollments, recordEnrollmentEnds, releaseHolds } from '../../enrollments/enrollment-signals.js';
+import { emitEvents } from '../../events/emit.js';
+import { EVENT_CATALOG, isEventName } from '../../events/events.catalog.js';
 import { loadLeadFilterSpec } from '../../leads/leads.filter.js';
 import { type PreparedAction, prepareMassAction } from '../../leads/leads.mass-actions.js';
 import type { LeadRow } from '../../leads/leads.present.js';
 import { deliverEventsTo } from '../../webhooks/fan-out.js';
 import type { WebhookClient } from '../../webhooks/webhook-client.js';
-import { endEnrollments, recordEnrollmentEnds, releaseHolds } from '../enrollment-signals.js';
 import type { PreparedRender } from '../render.js';
 import { loadVersions } from '../version.js';
 import { callApi } from './http-node.js';
@@ -608,14 +608,14 @@ async function sendToFlows(
   const byFlow = new Map<string, string[]>();
   for (const send of sends) byFlow.set(send.flowUuid, [...(byFlow.get(send.flowUuid) ?? []), send.leadUuid]);
   for (const [flowUuid, leadUuids] of byFlow) {
-    let target: EnrolmentTarget;
+    let target: EnrollmentTarget;
     try {
-      target = await enrolmentTarget(trx, teamId, flowUuid, 1);
+      target = await enrollmentTarget(trx, teamId, flowUuid, 1);
     } catch (error) {
       if (error instanceof AppError) continue;
       throw error;
     }
-    await enrolContacts(
+    await enrollContacts(
       trx,
       teamId,
       target,

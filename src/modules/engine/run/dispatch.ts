@@ -10,6 +10,7 @@ import { DateTime } from 'luxon';
 import type { Logger } from 'pino';
 import type { Database, Executor } from '../../../db/database.js';
 import { claimAcrossTeams } from '../../../db/team-claims.js';
+import { uniform } from '../../../lib/rng.js';
 import { isOpenAt, nextOpenInstant, type Schedule } from '../../../lib/schedule.js';
 import {
   type ActionLead,
@@ -21,9 +22,8 @@ import {
   type DriverRegistry,
   LINKEDIN_ACTIONS,
   TEXT_ACTIONS,
-} from '../drivers/driver.js';
-import { uniform } from '../rng.js';
-import { parkSenderActions } from '../sender-pauses.js';
+} from '../../channels/driver.js';
+import { parkSenderActions } from '../../enrollments/sender-pauses.js';
 import { failUnsendable, recordOutcomes, wakeEnrollment } from './outcomes.js';
 import type { SenderRow, TaskRow } from './work.js';
 

@@ -4,11 +4,11 @@
 // whole burst of a sender's actions; done actions are written set-based.
 import { sql } from 'kysely';
 import type { Database, Executor } from '../../../db/database.js';
+import type { ActionOutcome, ActionRequest, ActionType, FailureReason } from '../../channels/driver.js';
 import { type EventInput, emitEvents } from '../../events/emit.js';
+import { flowObject, senderObject } from '../../events/event-objects.js';
 import type { EventName } from '../../events/events.catalog.js';
 import { recordAutomatedMessages } from '../../linkedin-messages/linkedin-ingest.js';
-import type { ActionOutcome, ActionRequest, ActionType, FailureReason } from '../drivers/driver.js';
-import { flowObject, senderObject } from '../event-objects.js';
 import { ingestSignalsIn } from '../signals.js';
 import type { TaskRow } from './work.js';
 

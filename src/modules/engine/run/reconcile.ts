@@ -7,7 +7,7 @@
 import type { Logger } from 'pino';
 import { crossTeam } from '../../../db/citus.js';
 import type { Database } from '../../../db/database.js';
-import { channelOf, type DriverRegistry, isActionType, type OutcomeCheck } from '../drivers/driver.js';
+import { channelOf, type DriverRegistry, isActionType, type OutcomeCheck } from '../../channels/driver.js';
 import { buildRequest } from './dispatch.js';
 import { recordOutcomes, wakeEnrollment } from './outcomes.js';
 import type { TaskRow } from './work.js';

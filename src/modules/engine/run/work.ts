@@ -2,11 +2,11 @@
 // written back, the tasks it creates or changes, and the side effects that commit with it.
 import type { Selectable } from 'kysely';
 import type { Schedule } from '../../../lib/schedule.js';
+import type { Channel } from '../../channels/driver.js';
 import type { FlowLeadsTable, FlowsTable } from '../../flows/flows.tables.js';
 import type { LeadRow } from '../../leads/leads.present.js';
 import type { SenderProfilesTable } from '../../senders/senders.tables.js';
 import type { TaskStatus, TasksTable } from '../../tasks/tasks.tables.js';
-import type { Channel } from '../drivers/driver.js';
 import type { LeadSignalsTable } from '../engine.tables.js';
 import type { CallApiPayload } from '../nodes/http.js';
 import type { ComposedAction, Rendered } from '../render.js';

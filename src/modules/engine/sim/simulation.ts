@@ -10,11 +10,11 @@ import { createAutomationEngine, createServices } from '../../../deps.js';
 import { manualClock, systemClock } from '../../../lib/clock.js';
 import { newId } from '../../../lib/ids.js';
 import { createLogger } from '../../../lib/logger.js';
+import { uniform } from '../../../lib/rng.js';
 import { isOpenAt, localDate, type Schedule } from '../../../lib/schedule.js';
 import { selectInitialStageUuid } from '../../pipeline-stages/pipeline-stages.defaults.js';
 import { effectiveDailyLimit, isSenderActionType, weeklyLimit } from '../../senders/sender-limits.js';
 import { SimulatedCrash } from '../engine.js';
-import { uniform } from '../rng.js';
 import type { CrashPoint } from '../run/dispatch.js';
 import { buildNodes, type NodeSpec } from './node-specs.js';
 

@@ -6,9 +6,9 @@ import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Executor } from '../../../db/database.js';
 import { invalidField } from '../../../lib/errors.js';
 import { isUuid } from '../../../lib/ids.js';
-import { endEnrollments } from '../../engine/enrollment-signals.js';
+import { contactsWhere, enrollContacts, enrollmentTarget } from '../../enrollments/enroll.js';
+import { endEnrollments } from '../../enrollments/enrollment-signals.js';
 import type { PreparedAction } from '../../leads/leads.mass-actions.js';
-import { contactsWhere, enrolContacts, enrolmentTarget } from './enrol.js';
 
 function sourceIdOf(payload: Record<string, unknown>): number {
   const raw = payload.contact_source_id;
@@ -40,13 +40,13 @@ export async function prepareAddToFlow(
   const flowUuid = payload.flow_uuid.toLowerCase();
   const sourceId = sourceIdOf(payload);
   // Checked now for a clear 422; checked again per batch (the flow may be archived meanwhile).
-  await enrolmentTarget(db, teamId, flowUuid, sourceId, FIELDS);
+  await enrollmentTarget(db, teamId, flowUuid, sourceId, FIELDS);
   return {
     type: 'contact_add_to_flow',
     payload: { flow_uuid: flowUuid, contact_source_id: sourceId },
     async apply(trx, team, where) {
-      const target = await enrolmentTarget(trx, team, flowUuid, sourceId, FIELDS);
-      return (await enrolContacts(trx, team, target, 'user', contactsWhere(team, where))).enrolled;
+      const target = await enrollmentTarget(trx, team, flowUuid, sourceId, FIELDS);
+      return (await enrollContacts(trx, team, target, 'user', contactsWhere(team, where))).enrolled;
     },
   };
 }

@@ -1,14 +1,14 @@
 // Enrollments through the API: list, enrol one contact (existing or new), cancel, and delete a contact's
 // enrollment history. Every end goes through endEnrollments (model rule 3), every entry through
-// enrolContacts (rule 1).
+// enrollContacts (rule 1).
 import { type SqlBool, sql } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import { AppError, conflict, invalidField, notFound } from '../../../lib/errors.js';
 import { envelope, resolvePage } from '../../../lib/pagination.js';
 import { selectCustomFieldDefinitions } from '../../custom-fields/custom-fields.repository.js';
-import { endEnrollments } from '../../engine/enrollment-signals.js';
+import { contactsWhere, enrollContacts, enrollmentTarget } from '../../enrollments/enroll.js';
+import { endEnrollments } from '../../enrollments/enrollment-signals.js';
 import { type Actor, upsertLead } from '../../leads/leads.write.js';
-import { contactsWhere, enrolContacts, enrolmentTarget } from './enrol.js';
 import * as repo from './enrollments.repository.js';
 import type { AddNewLeadBody, ListEnrollmentsBody } from './enrollments.schemas.js';
 
@@ -31,15 +31,15 @@ export function createEnrollmentsService(deps: { db: Database }) {
 
   /** Enrols one contact in the transaction; 409 when it is (or was) in the flow already. */
   async function enrolOne(
-    trx: Parameters<typeof enrolmentTarget>[0],
+    trx: Parameters<typeof enrollmentTarget>[0],
     teamId: number,
     flowUuid: string,
     leadUuid: string,
     contactSourceId: number,
     sourceField: string,
   ) {
-    const target = await enrolmentTarget(trx, teamId, flowUuid, contactSourceId, { source: sourceField });
-    const { enrolled } = await enrolContacts(
+    const target = await enrollmentTarget(trx, teamId, flowUuid, contactSourceId, { source: sourceField });
+    const { enrolled } = await enrollContacts(
       trx,
       teamId,
       target,
@@ -105,7 +105,7 @@ export function createEnrollmentsService(deps: { db: Database }) {
       await db
         .transaction()
         .execute((trx) =>
-          enrolmentTarget(trx, actor.teamId, flowUuid, sourceId, { source: 'flow_segment_id' }),
+          enrollmentTarget(trx, actor.teamId, flowUuid, sourceId, { source: 'flow_segment_id' }),
         );
       const definitions = await selectCustomFieldDefinitions(db, actor.teamId, 'lead');
       const result = await upsertLead(

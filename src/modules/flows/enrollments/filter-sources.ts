@@ -5,7 +5,7 @@
 // One flow_filter_sources row per such source of an active version (migration 0510) holds the fill's
 // progress: first a full scan in contact uuid order (`scan_after`), then the contacts changed since the
 // scan began (`changed_since`, a watermark the fill moves forward). Every step is one set-based INSERT
-// through enrolContacts; the unique key makes a repeated or concurrent step harmless. A job runs every
+// through enrollContacts; the unique key makes a repeated or concurrent step harmless. A job runs every
 // minute (and right away when a flow starts or gets a new version); with no such source there is no row
 // and the job reads an empty table.
 
@@ -16,11 +16,11 @@ import { flowLeadCountDeltas, sumDeltas } from '../../../db/count-deltas.js';
 import type { Database, Executor } from '../../../db/database.js';
 import { enqueueJob, handleJob, jobType } from '../../../jobs/queue.js';
 import { AppError } from '../../../lib/errors.js';
+import { enrollContacts, enrollmentTarget } from '../../enrollments/enroll.js';
 import { loadLeadFilterSpec } from '../../leads/leads.filter.js';
 import { massActionWhere } from '../../leads/leads.mass-actions.js';
 import type { StoredContactSource } from '../versions/tree-validation.js';
 import { selectVersion } from '../versions/versions.repository.js';
-import { enrolContacts, enrolmentTarget } from './enrol.js';
 
 export const fillContactSourcesJob = jobType(
   'flows.fillContactSources',
@@ -139,12 +139,12 @@ async function fillStep(db: Database, key: Pick<SourceRow, 'team_id' | 'flow_uui
       if (error instanceof AppError) return null;
       throw error;
     }
-    const target = await enrolmentTarget(trx, teamId, source.flow_uuid, source.contact_source_id);
+    const target = await enrollmentTarget(trx, teamId, source.flow_uuid, source.contact_source_id);
     const notEnrolled = sql<SqlBool>`not exists (
       select 1 from flow_leads fl where fl.team_id = l.team_id and fl.flow_uuid = ${source.flow_uuid} and fl.lead_uuid = l.uuid
     )`;
     if (source.scan_after !== null) {
-      const step = await enrolContacts(
+      const step = await enrollContacts(
         trx,
         teamId,
         target,
@@ -166,7 +166,7 @@ async function fillStep(db: Database, key: Pick<SourceRow, 'team_id' | 'flow_uui
     // Contacts changed since the watermark. Rows of transactions still open when this one started are
     // not visible yet; the next watermark stays behind the oldest such transaction (and a minute of
     // clock difference between app processes and the database), so they are seen next time.
-    const step = await enrolContacts(
+    const step = await enrollContacts(
       trx,
       teamId,
       target,

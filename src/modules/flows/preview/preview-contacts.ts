@@ -4,7 +4,7 @@
 import { type SqlBool, sql } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import { AppError, invalidField } from '../../../lib/errors.js';
-import type { CompiledVersion } from '../../engine/version.js';
+import type { CompiledVersion } from '../../engine/index.js';
 import { loadLeadFilterSpec } from '../../leads/leads.filter.js';
 import { massActionWhere } from '../../leads/leads.mass-actions.js';
 import type { LeadRow } from '../../leads/leads.present.js';

@@ -1,11 +1,9 @@
 // The preview's answer from its run: per sender and local day what went out against the limits and
 // what waited on them, per node who got there when, the first contacts step by step, the totals.
 import { DateTime } from 'luxon';
-import { isActionType } from '../../engine/drivers/driver.js';
-import { senderActionLimits } from '../../engine/limits.js';
-import type { PreviewEnrollment, PreviewRun } from '../../engine/preview/preview-run.js';
-import { dailyLimitOf, type QueuedAction, type SenderLane } from '../../engine/preview/preview-senders.js';
-import type { CompiledVersion } from '../../engine/version.js';
+import { isActionType } from '../../channels/driver.js';
+import type { CompiledVersion, PreviewEnrollment, PreviewRun } from '../../engine/index.js';
+import { dailyLimitOf, type QueuedAction, type SenderLane, senderActionLimits } from '../../engine/index.js';
 
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
 const REPLIES = new Set(['linkedin_replied', 'linkedin_inmail_replied', 'email_replied']);

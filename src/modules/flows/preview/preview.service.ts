@@ -8,12 +8,15 @@ import type { Database } from '../../../db/database.js';
 import { AppError, invalidField, notFound } from '../../../lib/errors.js';
 import { compileFilter } from '../../../lib/filter.js';
 import { newId } from '../../../lib/ids.js';
-import type { Channel } from '../../engine/drivers/driver.js';
-import { type PreviewEnrollment, runPreview } from '../../engine/preview/preview-run.js';
-import { newLane, type SenderLane } from '../../engine/preview/preview-senders.js';
-import type { ActionRenderer } from '../../engine/render.js';
-import type { EnrollmentRow, SenderRow, SignalRow } from '../../engine/run/work.js';
-import { compileVersion } from '../../engine/version.js';
+import type { Channel } from '../../channels/driver.js';
+import type { ActionRenderer, EnrollmentRow, SenderRow, SignalRow } from '../../engine/index.js';
+import {
+  compileVersion,
+  newLane,
+  type PreviewEnrollment,
+  runPreview,
+  type SenderLane,
+} from '../../engine/index.js';
 import { loadLeadFilterSpec } from '../../leads/leads.filter.js';
 import type { LeadRow } from '../../leads/leads.present.js';
 import { selectFlow } from '../flows.repository.js';

@@ -6,7 +6,7 @@
 // version's sources may name one (if not, the engine parks them again with the same reason).
 import { type SqlBool, sql } from 'kysely';
 import type { Executor } from '../../../db/database.js';
-import { endEnrollments } from '../../engine/enrollment-signals.js';
+import { endEnrollments } from '../../enrollments/enrollment-signals.js';
 import type { StoredNode } from './tree-validation.js';
 
 export async function switchEnrollments(

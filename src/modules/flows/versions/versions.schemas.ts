@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { DateTime, Nullable, Selection, Uuid } from '../../../http/schemas.js';
-import { NODE_TYPE_NAMES } from '../../engine/nodes/registry.js';
+import { NODE_TYPE_NAMES } from '../../engine/index.js';
 import { LEAD_FILTER_KEYS } from '../../leads/leads.filter.js';
 
 const NodeId = (description: string) => Type.Integer({ minimum: 0, maximum: 2_147_483_647, description });

@@ -4,7 +4,7 @@
 import type { Database } from '../../../db/database.js';
 import { AppError, invalidField, notFound } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
-import { NODE_TYPE_NAMES, nodeDefinition } from '../../engine/nodes/registry.js';
+import { NODE_TYPE_NAMES, nodeDefinition } from '../../engine/index.js';
 import { syncFilterSources } from '../enrollments/filter-sources.js';
 import { selectFlow, updateFlow } from '../flows.repository.js';
 import type { FlowHooks } from '../flows.service.js';

@@ -3,9 +3,9 @@
 // pair inside the caller's transaction. Only a seat that was running changes (and emits), so repeated
 // failed reads do not repeat the event. (Data sources and enrichment use it.)
 import { sql } from 'kysely';
-import type { Executor } from '../../../db/database.js';
-import { emitEvents } from '../../events/emit.js';
-import { senderObject } from '../event-objects.js';
+import type { Executor } from '../../db/database.js';
+import { emitEvents } from '../events/emit.js';
+import { senderObject } from '../events/event-objects.js';
 import type { ReadFailureReason } from './reader.js';
 
 export async function markSeatReadIssue(

@@ -2,7 +2,7 @@
 // invitations; written by sandbox-responder.ts), read in order with the row id as cursor - the way a
 // real seat's inbox is read by the sync. Tests and the bench add messages here too.
 import type { Database, Executor } from '../../../db/database.js';
-import type { InboxItem, InboxMember, LinkedInInbox } from '../drivers/inbox.js';
+import type { InboxItem, InboxMember, LinkedInInbox } from '../../channels/inbox.js';
 
 export type SandboxInboxRow = {
   team_id: number;

@@ -5,6 +5,7 @@
 // typed) still find a person - one generated from that reference, keeping it - so contacts from
 // anywhere can be enriched in demos and tests.
 import { createHash } from 'node:crypto';
+import { randomStream } from '../../../lib/rng.js';
 import type {
   CompanyResult,
   EducationEntry,
@@ -12,8 +13,7 @@ import type {
   LinkedInCompanyPage,
   LinkedInProfile,
   PersonResult,
-} from '../drivers/reader.js';
-import { randomStream } from '../rng.js';
+} from '../../channels/reader.js';
 
 /** Members of the network (a prime, so a search can walk them in a seeded order without repeats). */
 export const PEOPLE = 1_000_003;

@@ -3,7 +3,7 @@
 // dispatcher's index (schedule_at null). When the cause goes away everything parked for it resumes.
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
-import type { Channel } from './drivers/driver.js';
+import type { Channel } from '../channels/driver.js';
 
 /** Reasons a sender's enrollments are parked for, with what clears each. */
 export const SENDER_PAUSE_REASONS = {

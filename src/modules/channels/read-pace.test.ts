@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeSender } from '../../../../test/automation-factories.js';
-import { createTestContext, type TestContext } from '../../../../test/harness.js';
+import { makeSender } from '../../../test/automation-factories.js';
+import { createTestContext, type TestContext } from '../../../test/harness.js';
 import { claimRead } from './read-pace.js';
 import type { ReadPace } from './reader.js';
 

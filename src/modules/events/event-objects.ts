@@ -2,8 +2,8 @@
 // src/modules/events/events.schemas.ts).
 import type { Static } from 'typebox';
 import type { Executor } from '../../db/database.js';
-import type { AutomationObject, SenderProfileObject } from '../events/events.schemas.js';
-import { automationObject } from '../flows/automation-object.js';
+import { automationObject } from './automation-object.js';
+import type { AutomationObject, SenderProfileObject } from './events.schemas.js';
 
 export type SenderObject = Static<typeof SenderProfileObject>;
 export type FlowObject = Static<typeof AutomationObject>;

@@ -1,17 +1,17 @@
-// Enrolment, the one way contacts enter a flow (model rule 1): one set-based INSERT ... SELECT for any
+// Enrollment, the one way contacts enter a flow (model rule 1): one set-based INSERT ... SELECT for any
 // number of contacts, used by the single enrol endpoint, add-new-lead, the contact mass action and
 // self-filling contact sources. A contact enters a flow at most once, ever (the unique key skips
 // contacts already in it); blacklisted contacts never enter.
 
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
-import type { Executor } from '../../../db/database.js';
-import { AppError, invalidField, notFound } from '../../../lib/errors.js';
-import { activityCtes } from '../../activities/activities.repository.js';
-import { activityColumns, flowActivityPayload } from '../../activities/activity-types.js';
-import type { FlowStatus } from '../flows.tables.js';
-import { selectVersion } from '../versions/versions.repository.js';
+import type { Executor } from '../../db/database.js';
+import { AppError, invalidField, notFound } from '../../lib/errors.js';
+import { activityCtes } from '../activities/activities.repository.js';
+import { activityColumns, flowActivityPayload } from '../activities/activity-types.js';
+import type { FlowStatus } from '../flows/flows.tables.js';
+import type { StoredContactSource } from '../flows/versions/tree-validation.js';
 
-export type EnrolmentTarget = {
+export type EnrollmentTarget = {
   flowUuid: string;
   versionUuid: string;
   status: FlowStatus;
@@ -27,13 +27,13 @@ export type AddedBy = 'user' | 'filter' | 'flow';
  * the transaction, so a version save (which locks it for update) cannot switch versions in between.
  * `fields` name the request fields in messages.
  */
-export async function enrolmentTarget(
+export async function enrollmentTarget(
   trx: Executor,
   teamId: number,
   flowUuid: string,
   contactSourceId: number,
   fields: { flow?: string; source: string } = { source: 'contact_source_id' },
-): Promise<EnrolmentTarget> {
+): Promise<EnrollmentTarget> {
   const flow = await trx
     .selectFrom('flows')
     .select(['uuid', 'status', 'flow_version_uuid'])
@@ -54,10 +54,16 @@ export async function enrolmentTarget(
       { [field]: ['the flow is archived'] },
     );
   }
-  const version = await selectVersion(trx, teamId, flow.flow_version_uuid);
-  const source = version?.contact_sources.find((candidate) => candidate.id === contactSourceId);
+  const version = await trx
+    .selectFrom('flow_versions')
+    .select('contact_sources')
+    .where('team_id', '=', teamId)
+    .where('uuid', '=', flow.flow_version_uuid)
+    .executeTakeFirst();
+  const sources = (version?.contact_sources ?? []) as StoredContactSource[];
+  const source = sources.find((candidate) => candidate.id === contactSourceId);
   if (!source || source.after_id === null) {
-    const ids = (version?.contact_sources ?? []).map((candidate) => candidate.id).join(', ');
+    const ids = sources.map((candidate) => candidate.id).join(', ');
     throw invalidField(
       fields.source,
       `${fields.source}: the flow's active version has no contact source ${contactSourceId} (its contact sources: ${ids}).`,
@@ -73,15 +79,15 @@ export async function enrolmentTarget(
 }
 
 /**
- * Enrols the contacts `picked` selects (columns `uuid`, `updated_at` and `is_blacklisted` of the team's
+ * Enrolls the contacts `picked` selects (columns `uuid`, `updated_at` and `is_blacklisted` of the team's
  * contacts; blacklisted ones are dropped here) through `target`. Contacts already in the flow are skipped.
  * Returns how many were picked and enrolled, and the last picked contact by uuid and by updated_at
  * (cursors of self-filling sources).
  */
-export async function enrolContacts(
+export async function enrollContacts(
   trx: Executor,
   teamId: number,
-  target: EnrolmentTarget,
+  target: EnrollmentTarget,
   addedBy: AddedBy,
   picked: RawBuilder<unknown>,
 ): Promise<{ enrolled: number; picked: number; lastUuid: string | null; lastUpdatedAt: Date | null }> {
@@ -129,7 +135,7 @@ export async function enrolContacts(
   };
 }
 
-/** The team's contacts matching `where` (alias `l`), as `picked` for enrolContacts. */
+/** The team's contacts matching `where` (alias `l`), as `picked` for enrollContacts. */
 export function contactsWhere(teamId: number, where: RawBuilder<SqlBool>): RawBuilder<unknown> {
   return sql`select l.uuid, l.updated_at, l.is_blacklisted from leads l where l.team_id = ${teamId} and ${where}`;
 }

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext, type TestUser } from '../../../test/harness.js';
 import { newId } from '../../lib/ids.js';
+import { createFlow } from '../flows/flows.fixtures.js';
 import { automationObject, automationObjects } from './automation-object.js';
-import { createFlow } from './flows.fixtures.js';
 
 let ctx: TestContext;
 let alice: TestUser;

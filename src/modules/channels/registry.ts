@@ -2,9 +2,9 @@
 // be running; on e-mail, its mailbox's. Channels that are not installed answer "unavailable" with the
 // reason the sender's enrollments are parked for.
 import { sql } from 'kysely';
-import type { Database } from '../../../db/database.js';
-import type { SeatDriver } from '../../browsers/browsers.tables.js';
-import type { SenderPauseReason } from '../sender-pauses.js';
+import type { Database } from '../../db/database.js';
+import type { SeatDriver } from '../browsers/browsers.tables.js';
+import type { SenderPauseReason } from '../enrollments/sender-pauses.js';
 import type { Channel, ChannelDriver, DriverRegistry } from './driver.js';
 import type { InboxRegistry, LinkedInInbox } from './inbox.js';
 import type { LinkedInReader, ReaderRegistry } from './reader.js';

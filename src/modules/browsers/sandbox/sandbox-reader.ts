@@ -4,6 +4,8 @@
 // has comes from the URL's `sandbox_results` parameter when it has one, else from the hash of the
 // search, up to what LinkedIn lets an account page through (1,000 results on LinkedIn and Recruiter,
 // 2,500 on Sales Navigator). Nothing is stored: same seed, same answers, in any process.
+
+import { uniform, uniformInt } from '../../../lib/rng.js';
 import type {
   CompanyRef,
   LinkedInCompanyPage,
@@ -14,9 +16,8 @@ import type {
   SearchPage,
   SearchRequest,
   SearchType,
-} from '../drivers/reader.js';
-import { SEARCH_TYPES } from '../drivers/reader.js';
-import { uniform, uniformInt } from '../rng.js';
+} from '../../channels/reader.js';
+import { SEARCH_TYPES } from '../../channels/reader.js';
 import type { SandboxSettings } from './sandbox-driver.js';
 import {
   COMPANIES,

@@ -134,3 +134,14 @@ export interface DriverRegistry {
     channel: Channel,
   ): Promise<ChannelDriver | { unavailable: string } | { busyUntil: Date }>;
 }
+
+/**
+ * A channel that brings answers by itself instead of being read (the sandbox network): the engine's
+ * dispatch loop delivers what is due, and a fake clock jumps to the next one.
+ */
+export interface ChannelPush {
+  /** Delivers what is due at `now`; returns how many. */
+  deliver(now: Date): Promise<number>;
+  /** The earliest pending answer, or null. */
+  nextAt(): Promise<Date | null>;
+}

@@ -7,9 +7,9 @@
 import { sql } from 'kysely';
 import type { Config } from '../../../config.js';
 import type { Database } from '../../../db/database.js';
+import { uniform } from '../../../lib/rng.js';
 import { attachmentNames } from '../../attachments/attachment-files.js';
-import type { ActionOutcome, ActionRequest, ChannelDriver, OutcomeCheck } from '../drivers/driver.js';
-import { uniform } from '../rng.js';
+import type { ActionOutcome, ActionRequest, ChannelDriver, OutcomeCheck } from '../../channels/driver.js';
 
 export type SandboxSettings = Config['sandbox'];
 

@@ -3,6 +3,7 @@
 // linkedin-messages module (src/modules/linkedin-messages/linkedin-sync.ts) reads through this and
 // stores what is new once; the cursor is opaque to it (an id, a timestamp, a remote paging token).
 // Like the action driver and the reader, an inbox never throws for an expected outcome.
+import type { Executor } from '../../db/database.js';
 import type { PersonRef, ReadContext, ReadOutcome } from './reader.js';
 
 /** Who a message is with (the other side of the conversation). */
@@ -67,3 +68,15 @@ export interface InboxRegistry {
   /** The inbox of a sender's running seat, or why there is none. */
   resolve(teamId: number, senderProfileUuid: string): Promise<LinkedInInbox | { unavailable: string }>;
 }
+
+/**
+ * Where a channel that pushes (the sandbox network answering) hands what arrived in a seat's inbox, inside
+ * its own transaction: the LinkedIn messages module's ingestion, given by the composition root.
+ */
+export type InboxSink = (
+  trx: Executor,
+  teamId: number,
+  senderProfileUuid: string,
+  items: InboxItem[],
+  now: Date,
+) => Promise<unknown>;

@@ -3,7 +3,7 @@
 // `...PerDay` per UTC day (0: no daily cap). A claim is one statement, so two processes can never both
 // take the same slot. See CONTEXT.md, "Reading LinkedIn".
 import { sql } from 'kysely';
-import type { Database } from '../../../db/database.js';
+import type { Database } from '../../db/database.js';
 import type { ReadPace } from './reader.js';
 
 export type ReadKind = 'profile' | 'search';

@@ -2,7 +2,7 @@
 // search. Enrichment (contacts and companies filled in from LinkedIn) and data sources (lists filled
 // from searches) read through this interface; the action driver (driver.ts) is for outreach. A seat's
 // driver kind picks the implementation (registry.ts `createReaderRegistry`): the sandbox network
-// (../sandbox/sandbox-reader.ts) or a real browser. Like the action driver, a reader never throws for
+// (../browsers/sandbox/sandbox-reader.ts) or a real browser. Like the action driver, a reader never throws for
 // an expected outcome: it answers a typed failure and the caller decides (see CONTEXT.md, "Reading
 // LinkedIn").
 

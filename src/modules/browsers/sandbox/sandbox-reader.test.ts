@@ -3,8 +3,8 @@ import { makeSandboxSeat, makeSender } from '../../../../test/automation-factori
 import { createTestContext, type TestContext } from '../../../../test/harness.js';
 import { parseLinkedInPerson } from '../../../lib/linkedin.js';
 import { normalizeDomain } from '../../../lib/normalize.js';
-import type { LinkedInReader, ReadContext, SearchPage } from '../drivers/reader.js';
-import { createReaderRegistry } from '../drivers/registry.js';
+import type { LinkedInReader, ReadContext, SearchPage } from '../../channels/reader.js';
+import { createReaderRegistry } from '../../channels/registry.js';
 import type { SandboxSettings } from './sandbox-driver.js';
 import { createSandboxReader } from './sandbox-reader.js';
 

@@ -2,8 +2,7 @@
 // webhook payload's AutomationObject). Set-based for batches of events; the engine's emitters use it.
 import type { Static } from 'typebox';
 import type { Executor } from '../../db/database.js';
-import type { AutomationObject } from '../events/events.schemas.js';
-import { selectFlowsByUuid } from './flows.repository.js';
+import type { AutomationObject } from './events.schemas.js';
 
 export type Automation = Static<typeof AutomationObject>;
 
@@ -13,7 +12,14 @@ export async function automationObjects(
   teamId: number,
   uuids: string[],
 ): Promise<Map<string, Automation>> {
-  const rows = await selectFlowsByUuid(db, teamId, [...new Set(uuids)]);
+  const wanted = [...new Set(uuids)];
+  if (wanted.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('flows')
+    .select(['uuid', 'name', 'status', 'priority'])
+    .where('team_id', '=', teamId)
+    .where('uuid', 'in', wanted)
+    .execute();
   return new Map(
     rows.map((row) => [
       row.uuid,

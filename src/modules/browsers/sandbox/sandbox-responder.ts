@@ -1,14 +1,15 @@
 // The sandbox network answering: invitations accepted and messages replied to when their time has
 // come, written to the sandbox inbox and ingested like a seat's sync ingests its inbox (stored
 // messages, signals) - in the same transaction that marks them answered, so an answer is delivered
-// exactly once whatever crashes.
+// exactly once whatever crashes. The ingestion is the channel's inbox sink (the LinkedIn messages
+// module's, given by the composition root), so the sandbox knows nothing of what a reply moves.
 import { type SqlBool, sql } from 'kysely';
 import { crossTeam } from '../../../db/citus.js';
 import type { Database } from '../../../db/database.js';
 import { claimAcrossTeams } from '../../../db/team-claims.js';
-import { ingestInbox } from '../../linkedin-messages/linkedin-ingest.js';
-import type { InboxItem, InboxMember } from '../drivers/inbox.js';
-import { uniformInt } from '../rng.js';
+import { uniformInt } from '../../../lib/rng.js';
+import type { ChannelPush } from '../../channels/driver.js';
+import type { InboxItem, InboxMember, InboxSink } from '../../channels/inbox.js';
 import { addToSandboxInbox, type SandboxInboxRow, toInboxItem } from './sandbox-inbox.js';
 
 const REPLIES = [
@@ -29,8 +30,21 @@ type Due = {
   respond_at: Date;
 };
 
+/** The sandbox network's answers as the engine's loops deliver them (a channel push). */
+export function sandboxResponder(db: Database, ingest: InboxSink): ChannelPush {
+  return {
+    deliver: (now) => deliverSandboxResponses(db, ingest, now),
+    nextAt: () => nextSandboxResponseAt(db),
+  };
+}
+
 /** Delivers up to `limit` due answers, team by team (src/db/team-claims.ts); returns how many. */
-export async function deliverSandboxResponses(db: Database, now: Date, limit = 1000): Promise<number> {
+export async function deliverSandboxResponses(
+  db: Database,
+  ingest: InboxSink,
+  now: Date,
+  limit = 1000,
+): Promise<number> {
   const delivered = await claimAcrossTeams({
     db,
     mark: 'sandbox-responses',
@@ -38,12 +52,18 @@ export async function deliverSandboxResponses(db: Database, now: Date, limit = 1
     due: sql<SqlBool>`t.responded_at is null and t.respond_at is not null and t.respond_at <= ${now}`,
     order: sql`t.respond_at`,
     limit,
-    claim: (teamId, teamLimit) => deliverTeamResponses(db, teamId, now, teamLimit),
+    claim: (teamId, teamLimit) => deliverTeamResponses(db, ingest, teamId, now, teamLimit),
   });
   return delivered.length;
 }
 
-async function deliverTeamResponses(db: Database, teamId: number, now: Date, limit: number): Promise<Due[]> {
+async function deliverTeamResponses(
+  db: Database,
+  ingest: InboxSink,
+  teamId: number,
+  now: Date,
+  limit: number,
+): Promise<Due[]> {
   return db.transaction().execute(async (trx) => {
     const due = await sql<Due>`
       with due as (
@@ -96,8 +116,7 @@ async function deliverTeamResponses(db: Database, teamId: number, now: Date, lim
       group.items.push(toInboxItem({ ...row, id: ids[i]! }));
       bySender.set(key, group);
     });
-    for (const group of bySender.values())
-      await ingestInbox(trx, group.teamId, group.sender, group.items, now);
+    for (const group of bySender.values()) await ingest(trx, group.teamId, group.sender, group.items, now);
     return due.rows;
   });
 }
