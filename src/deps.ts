@@ -28,6 +28,7 @@ import { createSandboxDriver } from './modules/browsers/sandbox/sandbox-driver.j
 import { createSandboxInbox } from './modules/browsers/sandbox/sandbox-inbox.js';
 import { createSandboxReader } from './modules/browsers/sandbox/sandbox-reader.js';
 import { sandboxResponder } from './modules/browsers/sandbox/sandbox-responder.js';
+import { seatBreakers } from './modules/browsers/seat-health.js';
 import { runBulkOperationHandler } from './modules/bulk-operations/bulk-operations.jobs.js';
 import { createBulkOperationsService } from './modules/bulk-operations/bulk-operations.service.js';
 import type { ReaderRegistry } from './modules/channels/reader.js';
@@ -197,6 +198,9 @@ export function createChannelDrivers(deps: ServiceDeps, log: Logger, options: En
                 baseUrl: deps.config.linkedin.baseUrl,
                 logger: log,
                 attachmentFiles: createAttachmentFiles(deps.db, createLocalFileStore(deps.config.filesDir)),
+                breakers: seatBreakers(deps.db, { teamId: seat.team_id, seatId: seat.id }, () =>
+                  deps.clock.now(),
+                ),
               },
             ),
           ...options.linkedinDrivers,

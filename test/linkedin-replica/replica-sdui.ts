@@ -5,7 +5,14 @@
 // outside the card); the invitation dialog is an alertdialog with labelled buttons; a "People also viewed"
 // rail lists OTHER members with their own invite links - a driver that clicks one invites a stranger.
 
-export type SduiPerson = { slug: string; name: string; headline: string; location: string };
+export type SduiPerson = {
+  slug: string;
+  name: string;
+  headline: string;
+  location: string;
+  /** The current company, linked from the top card. */
+  company?: { slug: string; name: string };
+};
 
 const esc = (value: unknown) =>
   String(value ?? '').replace(
@@ -63,7 +70,9 @@ export function sduiProfile(input: {
       </form></div>`;
   return `${input.notice}<section id="${card}" componentkey="${card}" class="_t0p">
       <img class="_a7" src="/media/${esc(p.slug)}.png" alt="">
-      <h2 class="_n4m">${esc(p.name)}</h2><p class="_h1">${esc(p.headline)}</p><p class="_l2">${esc(p.location)}</p>
+      <h2 class="_n4m">${esc(p.name)}</h2><p class="_h1">${esc(p.headline)}</p><p class="_l2">${esc(p.location)}</p>${
+        p.company ? `<a class="_c3" href="/company/${esc(p.company.slug)}/">${esc(p.company.name)}</a>` : ''
+      }
       <div class="_ac7">${actions}</div></section>${menu}${dialog}
       <aside class="_rail"><h2 class="_r0">People also viewed</h2><ul>${rail}</ul></aside>`;
 }

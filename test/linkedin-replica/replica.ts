@@ -492,6 +492,7 @@ export async function startReplica(
             name: fullName(o),
             headline: o.headline,
             location: o.location,
+            company: o.company,
           });
           const body = sduiProfile({
             person: who(p),

@@ -37,6 +37,7 @@ import * as activityCountsOnShards from './1120_activity_counts_on_shards.js';
 import * as inboxHealth from './1150_inbox_health.js';
 import * as customTrackingDomains from './1160_custom_tracking_domains.js';
 import * as tasksNodeStatsIdx from './1170_tasks_node_stats_idx.js';
+import * as seatSelectorHealth from './1185_seat_selector_health.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_identity': identity,
@@ -75,4 +76,5 @@ export const migrations: Record<string, Migration> = {
   '1150_inbox_health': inboxHealth,
   '1160_custom_tracking_domains': customTrackingDomains,
   '1170_tasks_node_stats_idx': tasksNodeStatsIdx,
+  '1185_seat_selector_health': seatSelectorHealth,
 };

@@ -11,6 +11,9 @@ export type SeatStatus =
   | 'login_issue'
   | 'initializing';
 
+/** A per-action circuit breaker: open (`open_since` set) pauses the action type for the seat. */
+export type ActionBreaker = { misses: number; open_since: string | null; reason: string | null };
+
 export type ProxyType = 'http' | 'https' | 'socks5';
 /** A seat's own proxy as stored: the password is sealed in `proxy_password_sealed`, never here. */
 export type StoredProxy = { type: ProxyType; host: string; port: number; username: string | null };
@@ -45,6 +48,13 @@ export interface LinkedinBrowsersTable {
   viewer_id: string | null;
   last_sync_at: Date | null;
   sync_cursor: NullableJson<Record<string, unknown>>;
+  /** The last selector health tour's report (chromium-health.ts). */
+  health: NullableJson<Record<string, unknown>>;
+  health_checked_at: Date | null;
+  /** A tour was asked for (API) at this time; the next health round runs it. */
+  health_requested_at: Date | null;
+  /** Per action type: misses in a row, and since when the type is paused (seat-health.ts). */
+  action_breakers: Json<Record<string, ActionBreaker>>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

@@ -96,6 +96,11 @@ export type FailureReason =
    * `checkOutcome` once nobody can still be acting on it, and only a sure `not_done` allows another try.
    */
   | 'unconfirmed'
+  /**
+   * The seat paused this action type: its pages no longer show what the driver needs (a failed health
+   * check, or misses in a row). Held back like a limit, asked again after `retryAfterMs`.
+   */
+  | 'selector_health'
   /** E-mail: every mailbox of the sender is at its daily limit or inside its send interval. */
   | 'mailbox_limit'
   /** E-mail: the contact has no address to send to. */

@@ -11,6 +11,7 @@
 import type { Page } from 'playwright-core';
 import type { AttachmentFile } from '../../attachments/attachment-files.js';
 import type { ActionOutcome, ActionRequest, ChannelDriver, OutcomeCheck } from '../../channels/driver.js';
+import { BREAKER_RECHECK_MS } from '../seat-health.js';
 import {
   checkAction,
   commentLatest,
@@ -88,14 +89,33 @@ export function createChromiumDriver(seat: ChromiumSeat, options: ChromiumOption
   return {
     name: 'chromium',
     async perform(request) {
+      const breakers = options.breakers;
+      // The seat's health check or repeated misses paused this type: no browser is opened for it.
+      const paused = await breakers?.paused(request.type);
+      if (paused) {
+        return {
+          ok: false,
+          reason: 'selector_health',
+          message: `Paused on this seat until a health check passes: ${paused}`,
+          retryAfterMs: BREAKER_RECHECK_MS,
+        };
+      }
       try {
         const files = await filesOf(request);
-        return await options.browsers.use(seat.teamId, seat.seatId, ({ page }) => act(request, page, files));
+        const outcome = await options.browsers.use(seat.teamId, seat.seatId, ({ page }) =>
+          act(request, page, files),
+        );
+        await breakers?.found(request.type);
+        return outcome;
       } catch (error) {
         const { reason, message, retryAfterMs } = failure(error, options.logger);
-        // A page this driver does not know, before any irreversible step: the action did not happen.
-        if (reason === 'selector_miss')
+        // A page this driver does not know, before any irreversible step: the action did not happen. It
+        // counts toward the type's breaker (retries would meet the same page).
+        if (reason === 'selector_miss') {
+          await breakers?.missed(request.type, message);
           return { ok: false, reason: 'transient', message: `selector_miss: ${message}` };
+        }
+        if (reason !== 'transient' && reason !== 'rate_limited') await breakers?.found(request.type);
         return { ok: false, reason, message, ...(retryAfterMs ? { retryAfterMs } : {}) };
       }
     },

@@ -43,6 +43,7 @@ export const FAILURE_HANDLING: Record<FailureReason, Handling> = {
   rate_limited: 'retry',
   unconfirmed: 'check',
   weekly_limit: 'limit',
+  selector_health: 'limit',
   logged_out: 'session',
   checkpoint: 'session',
   no_channel: 'session',
