@@ -1,6 +1,7 @@
 // Every benchmark scenario; `npm run bench -- <name...>` runs a subset.
 import type { Scenario } from '../lib.js';
 import { authScenario } from './auth.js';
+import { builderScenario } from './builder.js';
 import { companiesScenario } from './companies.js';
 import { crmScenario } from './crm.js';
 import { crmSettingsScenario } from './crm-settings.js';
@@ -27,6 +28,7 @@ export const scenarios: Scenario[] = [
   templatesScenario,
   engineScenario,
   previewScenario,
+  builderScenario,
   tasksScenario,
   linkedinScenario,
   linkedinSyncScenario,

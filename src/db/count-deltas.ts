@@ -42,7 +42,7 @@ export const flowLeadCountDeltas = {
 
 export const flowConversionDeltas = {
   name: 'flow_conversion_deltas',
-  dimensions: ['flow_uuid', 'flow_node_id', 'contact_source_id', 'channel', 'kind'],
+  dimensions: ['flow_uuid', 'flow_node_id', 'contact_source_id', 'sender_profile_uuid', 'channel', 'kind'],
   time: { column: 'occurred_at', unit: 'hour' },
 } as const satisfies DeltaTable;
 

@@ -92,6 +92,18 @@ const CROSS_FIELD_RULES: Array<{ rule: string; mend(node: Record<string, unknown
       }
     },
   },
+  {
+    rule: 'team statistics cover from..to, to no earlier than from and at most 92 days in all',
+    mend(node) {
+      const { from, to } = node;
+      const day = /^\d{4}-\d\d-\d\d$/;
+      if (typeof from !== 'string' || typeof to !== 'string' || !day.test(from) || !day.test(to)) return;
+      const start = Date.parse(from);
+      if (Date.parse(to) < start || Date.parse(to) - start > 91 * 86_400_000) {
+        node.to = new Date(start + 30 * 86_400_000).toISOString().slice(0, 10);
+      }
+    },
+  },
 ];
 
 function mend(value: unknown): unknown {

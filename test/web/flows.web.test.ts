@@ -200,4 +200,20 @@ describe.skipIf(webTestsUnavailable)('web application: flows and the builder', {
       .waitFor({ timeout: 15_000 });
     await expectAccessible(page, 'builder with statistics');
   });
+
+  it("lists the flow's contacts with their step and next action, and stops one", async () => {
+    await page.getByRole('link', { name: 'Contacts', exact: true }).last().click();
+    await page.getByRole('heading', { name: 'Contacts in DACH founders' }).waitFor();
+    const table = page.getByRole('table', { name: 'Contacts in this flow' });
+    await expect.poll(() => table.getByRole('row').count()).toBe(7);
+    await expect.poll(() => table.textContent()).toMatch(/Robin0 Test.*In progress/);
+    await expectAccessible(page, 'contacts of a flow');
+
+    await page.getByRole('button', { name: 'Stop Robin0 Test' }).click();
+    await page.getByRole('dialog', { name: 'Please confirm' }).getByRole('button', { name: 'Stop' }).click();
+    await page.getByRole('radio', { name: 'Stopped (1)' }).waitFor({ state: 'attached' });
+    await page.getByText('Stopped (1)').click();
+    await expect.poll(() => table.getByRole('row').count()).toBe(2);
+    await expect.poll(() => table.textContent()).toMatch(/Robin0 Test.*Stopped.*Ended: canceled/);
+  });
 });

@@ -12,6 +12,7 @@ import {
 } from '@tanstack/react-router';
 import { ApiError } from './api';
 import { AppLayout } from './layout/AppLayout';
+import { analyticsRoutes } from './pages/analytics/routes';
 import { recordRoutes } from './pages/contacts/routes';
 import { flowRoutes } from './pages/flows/routes';
 import { inboxRoutes } from './pages/inbox/routes';
@@ -124,6 +125,7 @@ const routeTree = rootRoute.addChildren([
     inboxRoutes(appRoute),
     senderRoutes(appRoute),
     pipelineRoutes(appRoute),
+    analyticsRoutes(appRoute),
     ...recordRoutes(appRoute),
   ]),
 ]);

@@ -147,15 +147,16 @@ describe('running flows on the sandbox network', () => {
       sender_profile: { uuid: senderUuid },
       automation: { uuid: flow.uuid, name: 'Flow', status: 'on' },
     });
-    const conversions = await sql<{ channel: string; kind: string; n: number }>`
-      select channel, kind, sum(delta)::int as n from flow_conversion_deltas
-      where team_id = ${team()} and flow_uuid = ${flow.uuid} group by 1, 2 order by 1, 2
+    const conversions = await sql<{ channel: string; kind: string; sender: string; n: number }>`
+      select channel, kind, sender_profile_uuid as sender, sum(delta)::int as n from flow_conversion_deltas
+      where team_id = ${team()} and flow_uuid = ${flow.uuid} group by 1, 2, 3 order by 1, 2
     `.execute(db());
+    // Each conversion names the enrollment's sender (team analytics group by it).
     expect(conversions.rows).toEqual([
-      { channel: 'linkedin_connection_request', kind: 'accepted', n: 1 },
-      { channel: 'linkedin_connection_request', kind: 'sent', n: 1 },
-      { channel: 'linkedin_message', kind: 'replied', n: 1 },
-      { channel: 'linkedin_message', kind: 'sent', n: 1 },
+      { channel: 'linkedin_connection_request', kind: 'accepted', sender: senderUuid, n: 1 },
+      { channel: 'linkedin_connection_request', kind: 'sent', sender: senderUuid, n: 1 },
+      { channel: 'linkedin_message', kind: 'replied', sender: senderUuid, n: 1 },
+      { channel: 'linkedin_message', kind: 'sent', sender: senderUuid, n: 1 },
     ]);
   });
 

@@ -191,7 +191,7 @@ async function countConversions(trx: Executor, teamId: number, signals: StoredSi
   // Found first, then inserted: Citus plans an INSERT ... SELECT apart from a plain SELECT, and refuses
   // this one (a lateral join by the team value rather than on team_id).
   const { rows: conversions } = await sql<Record<string, unknown>>`
-    select fl.flow_uuid, t.flow_node_id, fl.contact_source_id,
+    select fl.flow_uuid, t.flow_node_id, fl.contact_source_id, fl.sender_profile_uuid,
       case t.type when 'linkedin_send_connection_request' then 'linkedin_connection_request'
         when 'linkedin_send_message' then 'linkedin_message' when 'linkedin_send_inmail' then 'linkedin_inmail'
         else 'email' end as channel,
@@ -208,10 +208,12 @@ async function countConversions(trx: Executor, teamId: number, signals: StoredSi
   `.execute(trx);
   if (conversions.length === 0) return;
   await sql`
-    insert into flow_conversion_deltas (team_id, flow_uuid, flow_node_id, contact_source_id, channel, kind, delta, occurred_at)
-    select ${teamId}, c.flow_uuid, c.flow_node_id, c.contact_source_id, c.channel, c.kind, 1, ${now}
+    insert into flow_conversion_deltas (team_id, flow_uuid, flow_node_id, contact_source_id, sender_profile_uuid,
+      channel, kind, delta, occurred_at)
+    select ${teamId}, c.flow_uuid, c.flow_node_id, c.contact_source_id, c.sender_profile_uuid, c.channel, c.kind, 1, ${now}
     from jsonb_to_recordset(${JSON.stringify(conversions)}::jsonb)
-      as c(flow_uuid uuid, flow_node_id integer, contact_source_id integer, channel text, kind text)
+      as c(flow_uuid uuid, flow_node_id integer, contact_source_id integer, sender_profile_uuid uuid, channel text,
+        kind text)
   `.execute(trx);
 }
 

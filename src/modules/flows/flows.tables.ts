@@ -88,6 +88,8 @@ export interface FlowConversionDeltasTable {
   flow_uuid: string;
   flow_node_id: number;
   contact_source_id: number;
+  /** The enrollment's sender (null on rows written before migration 1200). */
+  sender_profile_uuid: string | null;
   channel: string;
   kind: string;
   delta: number;

@@ -25,6 +25,7 @@ const NAV: { to: string; label: string }[] = [
   { to: '/inbox', label: 'Inbox' },
   { to: '/tasks', label: 'Tasks' },
   { to: '/flows', label: 'Flows' },
+  { to: '/analytics', label: 'Analytics' },
   { to: '/imports', label: 'Import CSV' },
   { to: '/senders', label: 'Senders' },
   { to: '/settings', label: 'Settings' },

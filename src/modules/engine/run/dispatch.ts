@@ -147,9 +147,27 @@ export function usageWindow(sender: Pick<SenderRow, 'schedule'>, now: Date) {
 }
 
 /**
- * Actions of a sender taken since `from` (today: since `dayStart`), by action type: the flows' tasks
- * and the LinkedIn messages queued by hand (POST /flows/api/linkedin-messages), which share the limits.
+ * The actions of `senders` handed to their channel in [from, to): the flows' tasks and the LinkedIn
+ * messages queued by hand (POST /flows/api/linkedin-messages), which share the limits. Rows of
+ * (sender_profile_uuid, type, at), read on the (team, sender, taken) indexes; team analytics count the same.
  */
+export function senderActions(teamId: number, senders: string[], from: Date, to?: Date) {
+  const before = (column: string) => (to ? sql`and ${sql.ref(column)} < ${to}` : sql``);
+  return sql<{ sender_profile_uuid: string; type: string; at: Date; flow_uuid: string | null }>`(
+    select sender_profile_uuid, type, taken_to_execute_at as at, flow_uuid from tasks
+    where team_id = ${teamId} and sender_profile_uuid = any(${senders}::uuid[])
+      and taken_to_execute_at is not null and taken_to_execute_at >= ${from} ${before('taken_to_execute_at')}
+      and status in ('in_progress', 'closed')
+    union all
+    select sender_profile_uuid, case linkedin_type when 'InMail' then 'linkedin_send_inmail'
+        when 'connection_note' then 'linkedin_send_connection_request' else 'linkedin_send_message' end,
+      taken_at, null::uuid from linkedin_messages
+    where team_id = ${teamId} and sender_profile_uuid = any(${senders}::uuid[]) and automation = 'manual'
+      and taken_at is not null and taken_at >= ${from} ${before('taken_at')} and status in ('in_progress', 'done')
+  )`;
+}
+
+/** Actions of a sender taken since `from` (today: since `dayStart`), by action type (see senderActions). */
 export async function senderUsage(
   db: Executor,
   teamId: number,
@@ -159,18 +177,7 @@ export async function senderUsage(
 ) {
   const rows = await sql<{ type: string; today: number; week: number }>`
     select type, count(*) filter (where at >= ${dayStart})::int as today, count(*)::int as week
-    from (
-      select type, taken_to_execute_at as at from tasks
-      where team_id = ${teamId} and sender_profile_uuid = ${senderUuid}
-        and taken_to_execute_at is not null and taken_to_execute_at >= ${from}
-        and status in ('in_progress', 'closed')
-      union all
-      select case linkedin_type when 'InMail' then 'linkedin_send_inmail'
-          when 'connection_note' then 'linkedin_send_connection_request' else 'linkedin_send_message' end,
-        taken_at from linkedin_messages
-      where team_id = ${teamId} and sender_profile_uuid = ${senderUuid} and automation = 'manual'
-        and taken_at is not null and taken_at >= ${from} and status in ('in_progress', 'done')
-    ) u
+    from ${senderActions(teamId, [senderUuid], from)} u
     group by type
   `.execute(db);
   return new Map(rows.rows.map((r) => [r.type, r]));

@@ -239,8 +239,10 @@ async function recordSent(trx: Executor, teamId: number, done: ActionResult[], n
     }));
   if (conversions.length > 0) {
     await sql`
-      insert into flow_conversion_deltas (team_id, flow_uuid, flow_node_id, contact_source_id, channel, kind, delta, occurred_at)
-      select ${teamId}, fl.flow_uuid, v.flow_node_id, fl.contact_source_id, v.channel, 'sent', 1, ${now}
+      insert into flow_conversion_deltas (team_id, flow_uuid, flow_node_id, contact_source_id, sender_profile_uuid,
+        channel, kind, delta, occurred_at)
+      select ${teamId}, fl.flow_uuid, v.flow_node_id, fl.contact_source_id, fl.sender_profile_uuid, v.channel, 'sent', 1,
+        ${now}
       from jsonb_to_recordset(${JSON.stringify(conversions)}::jsonb) as v(flow_lead_uuid uuid, flow_node_id int, channel text)
       join flow_leads fl on fl.team_id = ${teamId} and fl.uuid = v.flow_lead_uuid
     `.execute(trx);

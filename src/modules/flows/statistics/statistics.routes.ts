@@ -10,6 +10,7 @@ import {
   NodeStatisticsBody,
 } from './statistics.schemas.js';
 import type { FlowStatisticsService } from './statistics.service.js';
+import { TEAM_STATISTICS_MAX_DAYS, TeamStatistics, TeamStatisticsBody } from './team-statistics.schemas.js';
 
 export const flowStatisticsRoutes: FastifyPluginAsyncTypebox<{ statistics: FlowStatisticsService }> = async (
   app,
@@ -75,5 +76,24 @@ export const flowStatisticsRoutes: FastifyPluginAsyncTypebox<{ statistics: FlowS
         request.params.flowUuid,
         request.body.contact_source_ids,
       ),
+  );
+
+  app.post(
+    '/flows/api/statistics/team',
+    {
+      schema: {
+        tags,
+        operationId: 'teamStatistics',
+        summary:
+          'Team analytics per day: actions against limits per sender, conversions per sender, flow or source',
+        description:
+          `A period of at most ${TEAM_STATISTICS_MAX_DAYS} local days. Actions are what each sender handed to its ` +
+          "channel (flows' tasks and LinkedIn messages queued by hand, as the limits count them) beside its daily " +
+          'limit on that day; conversions come from the counters the engine keeps as they happen, to the hour.',
+        body: TeamStatisticsBody,
+        response: { 200: TeamStatistics },
+      },
+    },
+    async (request) => statistics.team(authOf(request).teamId, request.body),
   );
 };

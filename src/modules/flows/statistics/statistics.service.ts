@@ -13,6 +13,7 @@ import type { Database } from '../../../db/database.js';
 import { notFound } from '../../../lib/errors.js';
 import { compileFilter, type FilterSpec } from '../../../lib/filter.js';
 import { selectFlow } from '../flows.repository.js';
+import { type TeamStatisticsRequest, teamStatistics } from './team-statistics.js';
 
 type Counts = Record<string, number>;
 
@@ -48,6 +49,8 @@ export function createFlowStatisticsService(deps: { db: Database }) {
   }
 
   return {
+    team: (teamId: number, request: TeamStatisticsRequest) => teamStatistics(db, teamId, request),
+
     async metrics(teamId: number, uuids: string[]) {
       const wanted = uuids.map((uuid) => uuid.toLowerCase());
       const { rows: flows } = await sql<{ uuid: string }>`

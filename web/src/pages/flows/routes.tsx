@@ -15,5 +15,10 @@ export function flowRoutes(parent: typeof appRoute) {
       path: '/flows/$flowUuid',
       component: lazyRouteComponent(() => import('./builder/BuilderPage'), 'BuilderPage'),
     }),
+    createRoute({
+      getParentRoute: () => parent,
+      path: '/flows/$flowUuid/contacts',
+      component: lazyRouteComponent(() => import('./EnrollmentsPage'), 'EnrollmentsPage'),
+    }),
   ] as const;
 }

@@ -199,6 +199,14 @@ function Builder({ flow, types }: { flow: FlowDetail; types: NodeTypeInfo[] }) {
             What will happen
           </Button>
           <Button
+            renderRoot={(props) => (
+              <Link {...props} to="/flows/$flowUuid/contacts" params={{ flowUuid: flow.uuid }} />
+            )}
+            variant="default"
+          >
+            Contacts
+          </Button>
+          <Button
             onClick={() => save.run()}
             loading={save.saving}
             disabled={!editable || (!draft.dirty && count === 0)}
