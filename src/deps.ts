@@ -58,6 +58,7 @@ import {
   type EngineDeps,
   senderActionLimits,
 } from './modules/engine/index.js';
+import { grantCredits } from './modules/enrichment/credits.js';
 import { createEnrichmentService } from './modules/enrichment/enrichment.service.js';
 import { enrichmentJobHandlers } from './modules/enrichment/enrichment.worker.js';
 import { pruneEventsHandler } from './modules/events/events.retention.js';
@@ -71,7 +72,7 @@ import { createInboxService } from './modules/inbox/inbox.service.js';
 import { purgeDeletedLeadsHandler } from './modules/leads/lead-deletion.js';
 import { leadMassActionRunner } from './modules/leads/leads.mass-actions.js';
 import { createLeadsService } from './modules/leads/leads.service.js';
-import { ingestInbox } from './modules/linkedin-messages/linkedin-ingest.js';
+import { ingestInbox, recordSentLinkedInMessages } from './modules/linkedin-messages/linkedin-ingest.js';
 import { linkedInMessageJobHandlers } from './modules/linkedin-messages/linkedin-messages.jobs.js';
 import { createLinkedInMessagesService } from './modules/linkedin-messages/linkedin-messages.service.js';
 import { createListsService } from './modules/lists/lists.service.js';
@@ -222,6 +223,7 @@ export function createAutomationEngine(deps: ServiceDeps, log: Logger, options: 
     config: deps.config.engine,
     drivers,
     pushes: [sandboxResponder(deps.db, ingestInbox)],
+    onSent: [recordSentLinkedInMessages],
     limits: senderActionLimits,
     renderer: createTemplateRenderer({ llm: llmClientOf(deps.config) }),
     http: createWebhookClient({
@@ -262,6 +264,7 @@ export function createServices(deps: ServiceDeps) {
   const identity = createIdentityService({
     db: deps.db,
     onTeamCreated: [seedDefaultPipelineStages],
+    grantCredits,
     authCache,
   });
   const accounts = createAccountsService({ db: deps.db, publicUrl: deps.config.publicUrl, authCache });

@@ -13,7 +13,10 @@ import { createEngine } from '../../src/modules/engine/engine.js';
 import { claimDueEnrollments } from '../../src/modules/engine/run/claim.js';
 import { ingestSignals } from '../../src/modules/engine/signals.js';
 import { createTemplateRenderer } from '../../src/modules/engine/template-renderer.js';
-import { ingestInbox } from '../../src/modules/linkedin-messages/linkedin-ingest.js';
+import {
+  ingestInbox,
+  recordSentLinkedInMessages,
+} from '../../src/modules/linkedin-messages/linkedin-ingest.js';
 import { noLlm } from '../../src/modules/llm/llm-client.js';
 import { selectInitialStageUuid } from '../../src/modules/pipeline-stages/pipeline-stages.defaults.js';
 import { createWebhookClient } from '../../src/modules/webhooks/webhook-client.js';
@@ -154,6 +157,7 @@ function benchEngine(
     config,
     drivers: createDriverRegistry(db, { linkedin: { sandbox: () => sandbox } }),
     pushes: [sandboxResponder(db, ingestInbox)],
+    onSent: [recordSentLinkedInMessages],
     // Limits lifted: this measures the engine, not LinkedIn's pace.
     limits: () => ({ daily: 1_000_000_000, weekly: null }),
     renderer: createTemplateRenderer({ llm: noLlm }),

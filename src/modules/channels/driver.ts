@@ -2,7 +2,8 @@
 // sender (an invitation, a message, an e-mail...), tells afterwards whether an action happened (for
 // the never-twice rule after a crash), and reports what it cannot do as a typed reason instead of
 // throwing. Incoming events (accepted invitations, replies) reach the engine through
-// `ingestSignals` (../signals.ts), whichever way the driver learns about them.
+// `ingestSignals` (engine/signals.ts), whichever way the driver learns about them.
+import type { Executor } from '../../db/database.js';
 
 export type Channel = 'linkedin' | 'email';
 
@@ -150,3 +151,19 @@ export interface ChannelPush {
   /** The earliest pending answer, or null. */
   nextAt(): Promise<Date | null>;
 }
+
+/** A done action (the channel confirmed it), as a channel's own records need it. */
+export type SentAction = {
+  taskUuid: string;
+  flowUuid: string | null;
+  senderProfileUuid: string | null;
+  leadUuid: string;
+  request: ActionRequest;
+  outcome: ActionOutcome;
+};
+
+/**
+ * What a channel records of its done actions, in the transaction that records their outcomes (the
+ * LinkedIn messages list stores the messages flows sent). Given to the engine by the composition root.
+ */
+export type SentActionsHook = (trx: Executor, teamId: number, sent: SentAction[], now: Date) => Promise<void>;

@@ -8,7 +8,7 @@ import type { Config } from '../../config.js';
 import { crossTeam } from '../../db/citus.js';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
-import type { ChannelPush, DriverRegistry } from '../channels/driver.js';
+import type { ChannelPush, DriverRegistry, SentActionsHook } from '../channels/driver.js';
 import type { WebhookClient } from '../webhooks/webhook-client.js';
 import type { ActionRenderer } from './render.js';
 import { runTeamBatch } from './run/batch.js';
@@ -24,6 +24,8 @@ export type EngineDeps = {
   drivers: DriverRegistry;
   /** Channels that bring answers by themselves (the sandbox network), delivered by the dispatch loop. */
   pushes: ChannelPush[];
+  /** What the channels record of done actions (the LinkedIn messages list), in the outcomes' transaction. */
+  onSent: SentActionsHook[];
   limits: SenderLimits;
   renderer: ActionRenderer;
   http: WebhookClient;
@@ -57,6 +59,7 @@ export function createEngine(deps: EngineDeps) {
     db,
     log,
     drivers: deps.drivers,
+    onSent: deps.onSent,
     limits: deps.limits,
     config: {
       actionIntervalSeconds: config.actionIntervalSeconds,
@@ -107,6 +110,7 @@ export function createEngine(deps: EngineDeps) {
         db,
         log,
         drivers: deps.drivers,
+        onSent: deps.onSent,
         reconcileAfterMs: config.reconcileAfterMs,
         maxAttempts: config.maxAttempts,
       },

@@ -2,6 +2,8 @@
 // one route plugin that registers all of theirs.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.js';
+// Adds the flow mass actions (contact_add_to_flow, contact_cancel_from_flows) to the contacts'.
+import './enrollments/enrollments.mass-actions.js';
 import { enrollmentsRoutes } from './enrollments/enrollments.routes.js';
 import { createEnrollmentsService } from './enrollments/enrollments.service.js';
 import { fillContactSourcesHandler, startFilling } from './enrollments/filter-sources.js';

@@ -5,7 +5,6 @@ import { hashApiKey } from '../../http/auth.js';
 import { AppError, conflict, invalidField, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { envelope, type PageRequest } from '../../lib/pagination.js';
-import { grantCredits } from '../enrichment/credits.js';
 import { type AuthCache, createAuthCache } from './auth-cache.js';
 import * as repo from './identity.repository.js';
 import { DEMO_KEY_NAME, TEAM_ROLES } from './roles.js';
@@ -68,6 +67,11 @@ function generateApiKey(): string {
 export function createIdentityService(deps: {
   db: Database;
   onTeamCreated?: TeamCreatedHook[];
+  /**
+   * Grants a team credits through the credit ledger (the enrichment module's, given by the composition
+   * root, so identity depends on no module above it).
+   */
+  grantCredits: (trx: Executor, teamId: number, amount: number) => Promise<unknown>;
   /** Key lookups and user records kept in memory while change notifications are heard. */
   authCache?: AuthCache;
 }) {
@@ -227,7 +231,7 @@ export function createIdentityService(deps: {
         throw invalidField('amount', 'amount must be a whole number of credits.');
       // Through the credit ledger: the grant is a row, and the balance never goes below 0.
       const team = await db.transaction().execute(async (trx) => {
-        await grantCredits(trx, teamId, amount);
+        await deps.grantCredits(trx, teamId, amount);
         return repo.selectTeamById(trx, teamId);
       });
       if (!team) throw notFound(`Team ${teamId}`);

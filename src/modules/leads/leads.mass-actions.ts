@@ -10,7 +10,6 @@ import { isUuid } from '../../lib/ids.js';
 import { applyInBatches, type BulkOperationRunner } from '../bulk-operations/bulk-operations.jobs.js';
 import { coerceCustomFieldValue } from '../custom-fields/custom-field-values.js';
 import { selectCustomFieldDefinitions } from '../custom-fields/custom-fields.repository.js';
-import { prepareAddToFlow, prepareCancelFromFlows } from '../flows/enrollments/enrollments.mass-actions.js';
 import { markContactsRead } from '../read-state/read-state.repository.js';
 import { selectExistingTagUuids } from '../tags/tags.repository.js';
 import { deleteLeadsWhere } from './lead-deletion.js';
@@ -45,6 +44,24 @@ export type PreparedAction = {
    */
   apply(trx: Executor, teamId: number, where: RawBuilder<SqlBool>, origin?: ChangeOrigin): Promise<number>;
 };
+
+/** Prepares a mass action of another module (its payload checked, its statement ready to run). */
+export type MassActionPreparer = (
+  db: Executor,
+  teamId: number,
+  payload: Record<string, unknown>,
+) => Promise<PreparedAction>;
+
+/**
+ * Mass actions other modules add to the contacts' (the flows module: contact_add_to_flow,
+ * contact_cancel_from_flows), so this module knows nothing of them. Registered when the adding module
+ * loads; an unregistered type answers "Unknown mass action type".
+ */
+const addedMassActions = new Map<MassActionType, MassActionPreparer>();
+
+export function addContactMassAction(type: MassActionType, prepare: MassActionPreparer): void {
+  addedMassActions.set(type, prepare);
+}
 
 async function tagUuids(db: Executor, teamId: number, payload: Record<string, unknown>): Promise<string[]> {
   const field = payload.tag_uuids !== undefined ? 'payload.tag_uuids' : 'payload.tag_uuid';
@@ -199,13 +216,11 @@ export async function prepareMassAction(
     }
     case 'contact_delete':
       return { type, payload: {}, apply: (trx, team, where) => deleteLeadsWhere(trx, team, where) };
-    case 'contact_add_to_flow':
-      return prepareAddToFlow(db, teamId, payload);
-    case 'contact_cancel_from_flows':
-      return prepareCancelFromFlows(db, teamId, payload);
     case 'contact_mark_read':
       return { type, payload: {}, apply: (trx, team, where) => markContactsRead(trx, team, where) };
     default: {
+      const added = addedMassActions.get(type as MassActionType);
+      if (added) return added(db, teamId, payload);
       throw invalidField(
         'type',
         `Unknown mass action type "${type}". Types: ${MASS_ACTION_TYPES.join(', ')}.`,

@@ -5,6 +5,7 @@
 // and acceptances go through the engine's signal path (triggers, stop rule, events) in one call.
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
+import type { SentActionsHook } from '../channels/driver.js';
 import type { InboxItem } from '../channels/inbox.js';
 import { type IncomingSignal, ingestSignalsIn } from '../engine/index.js';
 
@@ -362,3 +363,39 @@ export async function recordAutomatedMessages(
     where c.team_id = ${teamId} and c.uuid = n.uuid
   `.execute(trx);
 }
+
+/**
+ * The LinkedIn channel's record of what flows sent (the engine's sent-actions hook, given by the
+ * composition root): done messages, InMails and invitations with a note, stored as automation "auto".
+ */
+export const recordSentLinkedInMessages: SentActionsHook = (trx, teamId, sent, now) =>
+  recordAutomatedMessages(
+    trx,
+    teamId,
+    sent
+      .filter(
+        (d) =>
+          d.senderProfileUuid &&
+          (d.request.type === 'linkedin_send_message' ||
+            d.request.type === 'linkedin_send_inmail' ||
+            (d.request.type === 'linkedin_send_connection_request' && d.request.text)),
+      )
+      .map(({ taskUuid, flowUuid, senderProfileUuid, leadUuid, request, outcome }) => ({
+        taskUuid,
+        flowUuid,
+        senderUuid: senderProfileUuid as string,
+        leadUuid,
+        linkedinType:
+          request.type === 'linkedin_send_inmail'
+            ? 'InMail'
+            : request.type === 'linkedin_send_connection_request'
+              ? 'connection_note'
+              : 'message',
+        text: request.text,
+        subject: request.type === 'linkedin_send_inmail' ? request.subject : null,
+        attachments: request.attachments,
+        remoteRef:
+          outcome.ok && outcome.remoteRef && outcome.remoteRef !== 'reconciled' ? outcome.remoteRef : null,
+      })),
+    now,
+  );

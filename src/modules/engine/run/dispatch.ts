@@ -21,6 +21,7 @@ import {
   type ChannelDriver,
   type DriverRegistry,
   LINKEDIN_ACTIONS,
+  type SentActionsHook,
   TEXT_ACTIONS,
 } from '../../channels/driver.js';
 import { parkSenderActions } from '../../enrollments/sender-pauses.js';
@@ -39,6 +40,8 @@ export type DispatchDeps = {
   db: Database;
   log: Logger;
   drivers: DriverRegistry;
+  /** What the channels record of done actions, in the outcomes' transaction. */
+  onSent: SentActionsHook[];
   limits: SenderLimits;
   config: {
     actionIntervalSeconds: number;
@@ -596,7 +599,7 @@ export async function dispatchSender(deps: DispatchDeps, state: StateRow, now: D
     const known = outcomes.flatMap((outcome, i) =>
       outcome === 'unknown' ? [] : [{ task: batch[i]!, request: requests.get(batch[i]!.uuid)!, outcome }],
     );
-    const effect = await recordOutcomes(db, known, now, deps.config.maxAttempts);
+    const effect = await recordOutcomes(db, known, now, deps.config.maxAttempts, deps.onSent);
     deps.crashPoint?.('after_record');
     acted += batch.length;
     for (const task of batch)

@@ -4,11 +4,16 @@
 // whole burst of a sender's actions; done actions are written set-based.
 import { sql } from 'kysely';
 import type { Database, Executor } from '../../../db/database.js';
-import type { ActionOutcome, ActionRequest, ActionType, FailureReason } from '../../channels/driver.js';
+import type {
+  ActionOutcome,
+  ActionRequest,
+  ActionType,
+  FailureReason,
+  SentActionsHook,
+} from '../../channels/driver.js';
 import { type EventInput, emitEvents } from '../../events/emit.js';
 import { flowObject, senderObject } from '../../events/event-objects.js';
 import type { EventName } from '../../events/events.catalog.js';
-import { recordAutomatedMessages } from '../../linkedin-messages/linkedin-ingest.js';
 import { ingestSignalsIn } from '../signals.js';
 import type { TaskRow } from './work.js';
 
@@ -175,40 +180,25 @@ function sentObjects(
 }
 
 /** The "sent" events and conversions of done actions, one statement each. */
-async function recordSent(trx: Executor, teamId: number, done: ActionResult[], now: Date) {
+async function recordSent(
+  trx: Executor,
+  teamId: number,
+  done: ActionResult[],
+  now: Date,
+  onSent: SentActionsHook[],
+) {
   const sends = done.filter((d) => SENT[d.request.type]);
   if (sends.length === 0) return;
-  // The LinkedIn messages list shows what the flows sent (automation "auto").
-  await recordAutomatedMessages(
-    trx,
-    teamId,
-    sends
-      .filter(
-        (d) =>
-          d.task.sender_profile_uuid &&
-          (d.request.type === 'linkedin_send_message' ||
-            d.request.type === 'linkedin_send_inmail' ||
-            (d.request.type === 'linkedin_send_connection_request' && d.request.text)),
-      )
-      .map(({ task, request, outcome }) => ({
-        taskUuid: task.uuid,
-        flowUuid: task.flow_uuid,
-        senderUuid: task.sender_profile_uuid as string,
-        leadUuid: task.lead_uuid,
-        linkedinType:
-          request.type === 'linkedin_send_inmail'
-            ? 'InMail'
-            : request.type === 'linkedin_send_connection_request'
-              ? 'connection_note'
-              : 'message',
-        text: request.text,
-        subject: request.type === 'linkedin_send_inmail' ? request.subject : null,
-        attachments: request.attachments,
-        remoteRef:
-          outcome.ok && outcome.remoteRef && outcome.remoteRef !== 'reconciled' ? outcome.remoteRef : null,
-      })),
-    now,
-  );
+  // The channels' own records of what the flows sent (the LinkedIn messages list: automation "auto").
+  const sent = sends.map(({ task, request, outcome }) => ({
+    taskUuid: task.uuid,
+    flowUuid: task.flow_uuid,
+    senderProfileUuid: task.sender_profile_uuid,
+    leadUuid: task.lead_uuid,
+    request,
+    outcome,
+  }));
+  for (const hook of onSent) await hook(trx, teamId, sent, now);
   const senderUuids = [...new Set(sends.map((d) => d.task.sender_profile_uuid))];
   const flowUuids = [...new Set(sends.map((d) => d.task.flow_uuid))];
   const [senders, flows] = await Promise.all([
@@ -298,6 +288,7 @@ export async function recordOutcomes(
   results: ActionResult[],
   now: Date,
   maxAttempts: number,
+  onSent: SentActionsHook[],
 ): Promise<OutcomeEffect> {
   const effect: OutcomeEffect = { pauseActions: new Map(), pauseChannel: false, awaitingCheck: false };
   const teamId = results[0]?.task.team_id;
@@ -393,6 +384,7 @@ export async function recordOutcomes(
       teamId,
       done.filter((d) => closed.has(d.task.uuid)),
       now,
+      onSent,
     );
   });
   return effect;

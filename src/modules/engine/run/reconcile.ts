@@ -7,7 +7,13 @@
 import type { Logger } from 'pino';
 import { crossTeam } from '../../../db/citus.js';
 import type { Database } from '../../../db/database.js';
-import { channelOf, type DriverRegistry, isActionType, type OutcomeCheck } from '../../channels/driver.js';
+import {
+  channelOf,
+  type DriverRegistry,
+  isActionType,
+  type OutcomeCheck,
+  type SentActionsHook,
+} from '../../channels/driver.js';
 import { buildRequest } from './dispatch.js';
 import { recordOutcomes, wakeEnrollment } from './outcomes.js';
 import type { TaskRow } from './work.js';
@@ -16,6 +22,7 @@ export type ReconcileDeps = {
   db: Database;
   log: Logger;
   drivers: DriverRegistry;
+  onSent: SentActionsHook[];
   reconcileAfterMs: number;
   maxAttempts: number;
 };
@@ -66,6 +73,7 @@ export async function reconcileUnconfirmed(deps: ReconcileDeps, now: Date, limit
           [{ task, request, outcome: { ok: true, remoteRef: 'reconciled' } }],
           now,
           deps.maxAttempts,
+          deps.onSent,
         );
         continue;
       }

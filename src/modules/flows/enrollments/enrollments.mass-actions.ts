@@ -1,5 +1,5 @@
-// The contact mass actions about flows, plugged into the contact mass-action runner
-// (leads/leads.mass-actions.ts): each batch of contacts is one statement - an INSERT ... SELECT of
+// The contact mass actions about flows, added to the contacts' mass actions when this file loads
+// (leads/leads.mass-actions.ts, `addContactMassAction`; flows.module.ts imports it): each batch of contacts is one statement - an INSERT ... SELECT of
 // enrollments, or one endEnrollments over the batch's live enrollments - so 100,000 contacts are a
 // few dozen statements in one background operation.
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
@@ -8,7 +8,7 @@ import { invalidField } from '../../../lib/errors.js';
 import { isUuid } from '../../../lib/ids.js';
 import { contactsWhere, enrollContacts, enrollmentTarget } from '../../enrollments/enroll.js';
 import { endEnrollments } from '../../enrollments/enrollment-signals.js';
-import type { PreparedAction } from '../../leads/leads.mass-actions.js';
+import { addContactMassAction, type PreparedAction } from '../../leads/leads.mass-actions.js';
 
 function sourceIdOf(payload: Record<string, unknown>): number {
   const raw = payload.contact_source_id;
@@ -107,3 +107,6 @@ async function cancelWhere(
     'canceled',
   );
 }
+
+addContactMassAction('contact_add_to_flow', prepareAddToFlow);
+addContactMassAction('contact_cancel_from_flows', prepareCancelFromFlows);
