@@ -1,5 +1,6 @@
 // npm run bench [-- scenario ...]: runs the benchmark scenarios and prints one table.
 
+import { writeFileSync } from 'node:fs';
 import { type BenchRow, formatTable, startBenchServer } from './lib.js';
 import { scenarios } from './scenarios/index.js';
 
@@ -26,3 +27,5 @@ try {
   await server.stop();
 }
 process.stdout.write(`\n${formatTable(rows)}\n`);
+// bench/citus.ts reads the rows of each database it ran the scenarios on.
+if (process.env.BENCH_JSON) writeFileSync(process.env.BENCH_JSON, JSON.stringify(rows));

@@ -139,3 +139,20 @@ export type CrossTeamStatement = keyof typeof CROSS_TEAM;
 export function crossTeam(name: CrossTeamStatement) {
   return sql.raw(`/* cross-team:${name} */`);
 }
+
+/**
+ * The constraint a PostgreSQL error names, as the schema names it. On Citus the error comes from a
+ * shard: the coordinator passes on its message but not its constraint field, and a shard's constraints
+ * carry the shard id (`leads_team_linkedin_key_102008`). Shard ids have six or more digits; no
+ * constraint of the schema ends in a number that long.
+ */
+export function constraintOf(error: unknown): string | undefined {
+  const { constraint, message } = (error ?? {}) as { constraint?: unknown; message?: unknown };
+  const name =
+    typeof constraint === 'string'
+      ? constraint
+      : typeof message === 'string'
+        ? /constraint "([^"]+)"/.exec(message)?.[1]
+        : undefined;
+  return name?.replace(/_\d{6,}$/, '');
+}

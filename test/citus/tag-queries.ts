@@ -25,18 +25,25 @@ function caller(): string {
 }
 
 type Query = pg.Client['query'];
-const original = pg.Client.prototype.query as Query;
-pg.Client.prototype.query = function tagged(this: pg.Client, ...args: Parameters<Query>) {
-  const [first] = args;
-  const tag = `/* at ${caller()} */ `;
-  if (typeof first === 'string') args[0] = tag + first;
-  else if (
-    first &&
-    Object.getPrototypeOf(first) === Object.prototype &&
-    typeof (first as { text?: unknown }).text === 'string'
-  ) {
-    const config = first as { text: string };
-    args[0] = { ...config, text: tag + config.text } as typeof first;
-  }
-  return (original as (...a: unknown[]) => unknown).apply(this, args);
-} as Query;
+// Setup files run once per test file, and a vitest worker keeps its modules across files (isolate:
+// false): wrap the driver's query once.
+const TAGGED = Symbol.for('leadflow.citus.tagged');
+const original = pg.Client.prototype.query as Query & { [TAGGED]?: true };
+if (!original[TAGGED])
+  pg.Client.prototype.query = Object.assign(
+    function tagged(this: pg.Client, ...args: Parameters<Query>) {
+      const [first] = args;
+      const tag = `/* at ${caller()} */ `;
+      if (typeof first === 'string') args[0] = tag + first;
+      else if (
+        first &&
+        Object.getPrototypeOf(first) === Object.prototype &&
+        typeof (first as { text?: unknown }).text === 'string'
+      ) {
+        const config = first as { text: string };
+        args[0] = { ...config, text: tag + config.text } as typeof first;
+      }
+      return (original as (...a: unknown[]) => unknown).apply(this, args);
+    },
+    { [TAGGED]: true as const },
+  ) as unknown as Query;

@@ -118,7 +118,10 @@ export function activityCtes(teamId: number, source: RawBuilder<unknown>): RawBu
         case when v.object_type = 'company' then v.object_uuid else coalesce(v.company_uuid, l.company_uuid) end,
         v.type, coalesce(v.payload, '{}'::jsonb), v.user_id, coalesce(v.created_at, now())
       from ${source} v
-      left join leads l on v.object_type = 'lead' and l.team_id = ${teamId} and l.uuid = v.object_uuid
+      -- The team's contacts as a subquery: Citus plans a join to a CTE's rows as a subquery of leads
+      -- and keeps only its own WHERE (a team filter in ON would leave it reading every shard).
+      left join (select uuid, company_uuid from leads where team_id = ${teamId}) l
+        on v.object_type = 'lead' and l.uuid = v.object_uuid
       -- A contact deleted meanwhile gets no activity: its timeline is gone with it.
       where v.object_type = 'company' or l.uuid is not null
       returning lead_uuid, type, payload, created_at

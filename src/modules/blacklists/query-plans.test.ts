@@ -95,6 +95,9 @@ async function plansOf(work: (db: Executor) => Promise<unknown>): Promise<string
   try {
     const plans: string[] = [];
     await client.query('begin');
+    // On Citus (npm run test:citus) the shards plan on the workers: the setting goes with the statements.
+    if (process.env.LEADFLOW_TEST_CITUS)
+      await client.query("set local citus.propagate_set_commands = 'local'");
     await client.query('set local enable_seqscan = off');
     for (const query of queries) {
       const result = await client.query(`explain ${query.sql}`, query.parameters as unknown[]);

@@ -1,6 +1,7 @@
 import { type SqlBool, sql } from 'kysely';
 import type { Static } from 'typebox';
 import type { Config } from '../../config.js';
+import { constraintOf } from '../../db/citus.js';
 import type { Database, Executor } from '../../db/database.js';
 import { AppError, conflict, invalidField, notFound } from '../../lib/errors.js';
 import { filterError } from '../../lib/filter.js';
@@ -310,8 +311,8 @@ export function createCompaniesService(deps: { db: Database; config: Pick<Config
     uuid: string,
     values: Record<string, unknown>,
   ) {
-    const pgError = error as { code?: string; constraint?: string };
-    const field = pgError.code === '23505' ? UNIQUE_FIELDS[pgError.constraint ?? ''] : undefined;
+    const code = (error as { code?: string }).code;
+    const field = code === '23505' ? UNIQUE_FIELDS[constraintOf(error) ?? ''] : undefined;
     if (!field) return error;
     const value = values[field] ?? (await repo.selectCompany(db, teamId, uuid))?.[field];
     const holder = await repo.selectCompanyHolding(db, teamId, field, value, uuid);

@@ -2,6 +2,7 @@
 // write it in one statement, then keep the derived state in step (blacklist flag, company link), and
 // turn a collision on a deduplication index into a 409 that names the key and the other contact.
 import { sql } from 'kysely';
+import { constraintOf } from '../../db/citus.js';
 import type { Database, Executor } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
 import { type ActivityInput, recordActivities } from '../activities/activities.repository.js';
@@ -96,8 +97,6 @@ const KEY_OF_INDEX: Record<string, string[]> = {
   leads_team_name_company_key: ['name', 'company_name'],
 };
 
-type PgError = { code?: string; constraint?: string };
-
 /**
  * Runs `work` (a transaction); a unique violation on a contact deduplication index becomes a 409
  * naming the key and the contact that already holds it.
@@ -111,8 +110,9 @@ export async function withDedupConflicts<T>(
   try {
     return await work();
   } catch (error) {
-    const pg = error as PgError;
-    const keys = pg.code === '23505' && pg.constraint ? KEY_OF_INDEX[pg.constraint] : undefined;
+    const constraint = constraintOf(error);
+    const keys =
+      (error as { code?: string }).code === '23505' && constraint ? KEY_OF_INDEX[constraint] : undefined;
     if (!keys) throw error;
     const given = values();
     const holder = await findHolder(db, teamId, keys, given);

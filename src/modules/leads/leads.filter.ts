@@ -52,7 +52,7 @@ function compileEmail(value: unknown, path: string): RawBuilder<SqlBool> {
 /** The fields of the contact filter, with the team's custom field definitions. */
 export function leadFilterFields(
   definitions: CustomFieldDefinition[],
-  /** The team whose tag names `tags` may use. */
+  /** The team whose tag names `tags` may use (and whose unread messages `has_unread` reads). */
   teamId?: number,
 ): FilterSpec['fields'] {
   return {
@@ -123,7 +123,7 @@ export function leadFilterFields(
     linkedin_status: { type: 'enum', values: LINKEDIN_STATUSES, column: 'l.linkedin_status' },
     email_status: { type: 'enum', values: EMAIL_STATUSES, column: 'l.email_status' },
     is_blacklisted: { type: 'boolean', column: 'l.is_blacklisted' },
-    has_unread: hasUnreadFilterField,
+    has_unread: hasUnreadFilterField(teamId),
     ...tagFilterFields('l.tags', 'contact', teamId),
     custom_fields: customFieldsFilterField(definitions, 'l.custom_fields'),
     last_automation_approve_at: { type: 'datetime', column: 'l.last_automation_approve_at' },

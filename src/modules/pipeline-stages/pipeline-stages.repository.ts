@@ -87,10 +87,13 @@ export async function insertStage(
     order?: number;
   },
 ) {
+  // Read first, not a subquery in VALUES (Citus refuses subqueries in an INSERT ... VALUES).
   const order =
     stage.order ??
-    sql<number>`(select coalesce(max(p."order"), 0) + 1 from pipeline_stages p
-      where p.team_id = ${stage.team_id} and p.object = ${stage.object})`;
+    (
+      await sql<{ next: number }>`select coalesce(max(p."order"), 0) + 1 as next from pipeline_stages p
+        where p.team_id = ${stage.team_id} and p.object = ${stage.object}`.execute(db)
+    ).rows[0]!.next;
   return db
     .insertInto('pipeline_stages')
     .values({

@@ -10,19 +10,30 @@ import { coerceScalar, type FilterField } from '../../lib/filter.js';
 const unreadEmail = sql<SqlBool>`e.type = 'inbox' and e.read_at is null and e.lead_uuid is not null
   and e.classification is distinct from 'bounce'`;
 
-/** Contacts (alias `l`) with an unread LinkedIn message or e-mail. */
-export const hasUnread = sql<SqlBool>`(
+/**
+ * Contacts (alias `l`) of team `teamId` with an unread LinkedIn message or e-mail. The team is a value in
+ * the subqueries (not `l.team_id`), so on Citus they reach the team's own shard group. Without a team,
+ * the contact's own.
+ */
+export function hasUnread(teamId: number | undefined) {
+  const team = teamId === undefined ? sql.ref('l.team_id') : sql`${teamId}::bigint`;
+  return sql<SqlBool>`(
   exists (select 1 from linkedin_conversations c
-          where c.team_id = l.team_id and c.lead_uuid = l.uuid and c.unread_count > 0)
-  or exists (select 1 from emails e where e.team_id = l.team_id and e.lead_uuid = l.uuid and ${unreadEmail}))`;
+          where c.team_id = ${team} and c.lead_uuid = l.uuid and c.unread_count > 0)
+  or exists (select 1 from emails e where e.team_id = ${team} and e.lead_uuid = l.uuid and ${unreadEmail}))`;
+}
 
-/** The contact filter key `has_unread` (true: something unread; false: nothing). */
-export const hasUnreadFilterField: FilterField = {
-  type: 'boolean',
-  description: 'Has an unread LinkedIn message or e-mail (true) or none (false)',
-  compile: (value, { path }) =>
-    coerceScalar({ type: 'boolean' }, value, path) ? hasUnread : sql<SqlBool>`not ${hasUnread}`,
-};
+/** The contact filter key `has_unread` (true: something unread; false: nothing) of team `teamId`. */
+export function hasUnreadFilterField(teamId: number | undefined): FilterField {
+  return {
+    type: 'boolean',
+    description: 'Has an unread LinkedIn message or e-mail (true) or none (false)',
+    compile: (value, { path }) =>
+      coerceScalar({ type: 'boolean' }, value, path)
+        ? hasUnread(teamId)
+        : sql<SqlBool>`not ${hasUnread(teamId)}`,
+  };
+}
 
 export type UnreadCount = {
   category: 'linkedin' | 'email';
@@ -73,7 +84,7 @@ export async function markContactsRead(
 ): Promise<number> {
   const { rows } = await sql<{ n: number }>`
     with picked as (
-      select l.uuid from leads l where l.team_id = ${teamId} and ${where} and ${hasUnread}
+      select l.uuid from leads l where l.team_id = ${teamId} and ${where} and ${hasUnread(teamId)}
     ),
     read_conversations as (
       update linkedin_conversations c set unread_count = 0, updated_at = now() from picked p
