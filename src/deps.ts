@@ -28,6 +28,7 @@ import { createSandboxDriver } from './modules/browsers/sandbox/sandbox-driver.j
 import { createSandboxInbox } from './modules/browsers/sandbox/sandbox-inbox.js';
 import { createSandboxReader } from './modules/browsers/sandbox/sandbox-reader.js';
 import { sandboxResponder } from './modules/browsers/sandbox/sandbox-responder.js';
+import { seatHealthJobHandlers } from './modules/browsers/seat-health.jobs.js';
 import { seatBreakers } from './modules/browsers/seat-health.js';
 import { runBulkOperationHandler } from './modules/bulk-operations/bulk-operations.jobs.js';
 import { createBulkOperationsService } from './modules/bulk-operations/bulk-operations.service.js';
@@ -388,6 +389,12 @@ export function createJobCatalog(services: Services, deps: ServiceDeps): JobHand
       ],
     }),
     ...linkedInMessageJobHandlers(linkedInMessageDeps(deps)),
+    ...seatHealthJobHandlers({
+      db: deps.db,
+      clock: deps.clock,
+      browsers: seatBrowsersOf(deps),
+      baseUrl: deps.config.linkedin.baseUrl,
+    }),
   ];
 }
 

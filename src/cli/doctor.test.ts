@@ -60,7 +60,27 @@ describe('leadflow doctor', () => {
       })
       .execute();
 
+    // A running chromium seat whose last health check missed the profile's top card.
+    await ctx.db
+      .insertInto('linkedin_browsers')
+      .values({
+        team_id: user.teamId,
+        sender_profile_uuid: sender.uuid,
+        driver: 'chromium',
+        status: 'running',
+        health: JSON.stringify({ missed: ['profile.topCard'], steps: [] }),
+        health_checked_at: new Date(),
+        action_breakers: JSON.stringify({
+          linkedin_send_connection_request: { misses: 0, open_since: new Date().toISOString(), reason: 'x' },
+        }),
+      })
+      .execute();
+
     const checks = byName(await doctorChecks(env));
+    expect(checks['seat health']).toMatchObject({
+      status: 'warn',
+      detail: expect.stringMatching(/missed profile\.topCard; paused send_connection_request/),
+    });
     expect(checks.database).toMatchObject({ status: 'ok', detail: expect.stringMatching(/^PostgreSQL \d+/) });
     expect(checks.migrations).toMatchObject({ status: 'ok' });
     expect(checks['secret key']).toMatchObject({ status: 'ok', detail: 'LEADFLOW_SECRET_KEY is set' });

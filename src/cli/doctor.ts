@@ -14,6 +14,7 @@ import { chromiumStartProblem } from '../modules/browsers/chromium/chromium-prob
 import { createLlmClient } from '../modules/llm/openai-client.js';
 import { version } from '../version.js';
 import { checkCitus, checkRedis } from './doctor-scale.js';
+import { checkSeatHealth } from './doctor-seats.js';
 
 export type CheckStatus = 'ok' | 'info' | 'warn' | 'fail';
 /** One line of the report: what was checked, what was found and, when it is not ok, what to do. */
@@ -347,6 +348,7 @@ export async function doctorChecks(env: Record<string, string | undefined> = pro
       checkLlm(config),
     ]);
     checks.push(...(citus ? [citus] : []), redis, chromium, ...publicUrl, ...mail, llm);
+    checks.push(...(await checkSeatHealth(database.db)));
   } finally {
     await database.close();
   }

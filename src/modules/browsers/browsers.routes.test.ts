@@ -249,6 +249,48 @@ describe('seats', () => {
     expect(shown.external_access_key_expires_at).toBe(second.expires_at);
   });
 
+  it('asks for a selector health check and shows its result and the action types it paused', async () => {
+    const { seat } = await createSeat(alice);
+    expect(seat.selector_health).toEqual({
+      checked_at: null,
+      requested_at: null,
+      missed: [],
+      error: null,
+      paused_actions: [],
+    });
+    const asked = await ctx.request(alice, { method: 'POST', url: `${base}/${seat.id}/health-check` });
+    expect(asked.statusCode, asked.body).toBe(202);
+    expect(Date.parse(asked.json().selector_health.requested_at)).toBeGreaterThan(Date.now() - 60_000);
+    // What a health round leaves (seat-health.ts; the tour itself: chromium-health.test.ts).
+    await ctx.db
+      .updateTable('linkedin_browsers')
+      .set({
+        health: JSON.stringify({ missed: ['profile.topCard', 'profile.topCard'], steps: [] }),
+        health_checked_at: new Date('2026-05-01T10:00:00Z'),
+        action_breakers: JSON.stringify({
+          linkedin_visit_profile: {
+            misses: 0,
+            open_since: '2026-05-01T10:00:00.000Z',
+            reason: 'no top card',
+          },
+          linkedin_like_latest_post: { misses: 1, open_since: null, reason: null },
+        }),
+      })
+      .where('id', '=', seat.id)
+      .execute();
+    const shown = (await ctx.request(alice, { method: 'GET', url: `${base}/${seat.id}` })).json();
+    expect(shown.selector_health).toMatchObject({
+      checked_at: '2026-05-01T10:00:00.000Z',
+      missed: ['profile.topCard'],
+      paused_actions: [
+        { type: 'linkedin_visit_profile', since: '2026-05-01T10:00:00.000Z', reason: 'no top card' },
+      ],
+    });
+    const { seat: sandbox } = await createSeat(alice, { driver: 'sandbox' });
+    const refused = await ctx.request(alice, { method: 'POST', url: `${base}/${sandbox.id}/health-check` });
+    expect(refused.statusCode).toBe(422);
+  });
+
   it('deletes: 204, gone, the sender loses it; other teams see nothing', async () => {
     const { seat, sender } = await createSeat(alice);
     for (const [method, url, payload] of [
@@ -260,6 +302,7 @@ describe('seats', () => {
       ['POST', `${base}/${seat.id}/set-proxy`, { proxy_country_code: 'FR' }],
       ['POST', `${base}/${seat.id}/share`, { recipients: [bob.email] }],
       ['POST', `${base}/${seat.id}/generate-external-access-key`, undefined],
+      ['POST', `${base}/${seat.id}/health-check`, undefined],
     ] as const) {
       const res = await ctx.request(bob, { method, url, ...(payload ? { payload } : {}) });
       expect(res.statusCode, `${method} ${url}`).toBe(404);

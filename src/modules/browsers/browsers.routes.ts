@@ -125,6 +125,27 @@ export const browsersRoutes: FastifyPluginAsyncTypebox<{ browsers: BrowsersServi
   );
 
   app.post(
+    `${seat}/health-check`,
+    {
+      schema: {
+        tags,
+        operationId: 'checkLinkedinBrowserHealth',
+        summary: 'Check that LinkedIn\u2019s pages still work for a seat',
+        description:
+          'Asks for a selector health check of a chromium seat: a read-only tour of the pages the driver uses ' +
+          '(feed, own profile, connections, a 1st-degree profile, a search, messaging, sent invitations, a ' +
+          'company page) run by the next health round (every 5 minutes; also after each login and daily). ' +
+          'Its result shows in selector_health; action types whose pages miss something pause for the seat ' +
+          'until a check passes. A sandbox seat has nothing to check (422).',
+        params: SeatParams,
+        response: { 202: Seat },
+      },
+    },
+    async (request, reply) =>
+      reply.code(202).send(await browsers.requestHealthCheck(authOf(request).teamId, request.params.id)),
+  );
+
+  app.post(
     `${seat}/run`,
     {
       schema: {

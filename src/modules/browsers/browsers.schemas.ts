@@ -32,6 +32,38 @@ const ProxyOut = Type.Object({
   has_password: Type.Boolean({ description: 'A password is stored (sealed; never shown)' }),
 });
 
+const SelectorHealth = Type.Object(
+  {
+    checked_at: Nullable(DateTime('When the last health check ran (a chromium seat; null: never)')),
+    requested_at: Nullable(
+      DateTime('When a check was asked for (health-check); the health round, every 5 minutes, runs it'),
+    ),
+    missed: Type.Array(Type.String(), {
+      description:
+        'What the last check did not find, by item (e.g. profile.topCard, messaging.conversation); the pages ' +
+        'are saved redacted under LEADFLOW_LINKEDIN_PAGE_DUMPS_DIR',
+    }),
+    error: Nullable(Type.String({ description: 'Why the last check could not run' })),
+    paused_actions: Type.Array(
+      Type.Object({
+        type: Type.String({ description: 'The action type, e.g. linkedin_send_connection_request' }),
+        since: DateTime(),
+        reason: Type.String(),
+      }),
+      {
+        description:
+          'Action types this seat holds back until a check passes (its pages no longer show what the driver ' +
+          'needs): a check missed what they need, or they missed it 3 times in a row',
+      },
+    ),
+  },
+  {
+    description:
+      'Whether LinkedIn\u2019s pages still show what the browser driver needs: a read-only tour after each ' +
+      'login, daily and on demand',
+  },
+);
+
 export const Seat = Type.Object(
   {
     id: Type.Integer({ description: 'Seat id' }),
@@ -72,6 +104,7 @@ export const Seat = Type.Object(
         'failed repeatedly)',
     }),
     error_reason: Nullable(Type.String({ description: 'Why the seat is not running, when it is not' })),
+    selector_health: SelectorHealth,
     user_id: Nullable(Type.Integer()),
     last_start_at: Nullable(DateTime()),
     external_access_key_expires_at: Nullable(DateTime('When the current login link stops working')),

@@ -14,6 +14,7 @@ import { ACCESS_KEY_TTL_MS, generateAccessKey } from './access-keys.js';
 import * as repo from './browsers.repository.js';
 import type { CreateSeatBody, SetProxyBody, ShareSeatBody, UpdateSeatBody } from './browsers.schemas.js';
 import { SEAT_SORT } from './browsers.sort.js';
+import { presentHealth } from './seat-health.js';
 import { presentProxies, proxyColumns } from './seat-proxy.js';
 
 type Actor = { teamId: number; userId: number };
@@ -47,6 +48,7 @@ export function presentSeat(row: repo.SeatRecord) {
     browser_owner: 'customer',
     status: row.status,
     error_reason: row.error_reason,
+    selector_health: presentHealth(row),
     user_id: row.user_id,
     last_start_at: row.last_start_at,
     external_access_key_expires_at: row.access_key_expires_at,
@@ -233,6 +235,21 @@ export function createBrowsersService(deps: {
     },
 
     /** A new public login link; the previous one stops working at once. Sandbox seats have no login. */
+    /** Asks for a selector health check of a chromium seat; the health round runs it. */
+    async requestHealthCheck(teamId: number, id: number) {
+      const seat = await requireSeat(teamId, id);
+      if (seat.driver === 'sandbox') {
+        throw invalidField('id', 'sandbox seats have no LinkedIn pages to check.');
+      }
+      await db
+        .updateTable('linkedin_browsers')
+        .set({ health_requested_at: clock.now(), updated_at: clock.now() })
+        .where('team_id', '=', teamId)
+        .where('id', '=', id)
+        .execute();
+      return presentSeat((await requireSeat(teamId, id)) as repo.SeatRecord);
+    },
+
     async generateAccessKey(teamId: number, id: number) {
       const seat = await requireSeat(teamId, id);
       if (seat.driver === 'sandbox') {

@@ -84,7 +84,7 @@ export async function applyHealthReport(
       update linkedin_browsers set health = ${JSON.stringify(report)}::jsonb, health_checked_at = ${now}
       where team_id = ${seat.teamId} and id = ${seat.seatId}
     `.execute(trx);
-    if (report.session) return [];
+    if (report.session || report.error) return [];
     const seen = new Set(
       report.steps.flatMap((s) => s.items.filter((i) => i.matched || i.empty).map((i) => i.item)),
     );
@@ -162,5 +162,24 @@ export function seatBreakers(db: Database, seat: Seat, clock: () => Date = () =>
           and action_breakers -> ${type} ->> 'open_since' is null
       `.execute(db);
     },
+  };
+}
+
+/** The seat's `selector_health` as the API shows it. */
+export function presentHealth(row: {
+  health: Record<string, unknown> | null;
+  health_checked_at: Date | null;
+  health_requested_at: Date | null;
+  action_breakers: Breakers;
+}) {
+  const report = row.health as Partial<HealthReport> | null;
+  return {
+    checked_at: row.health_checked_at,
+    requested_at: row.health_requested_at,
+    missed: [...new Set(report?.missed ?? [])],
+    error: report?.error ?? (report?.session ? `the session ended (${report.session})` : null),
+    paused_actions: Object.entries(row.action_breakers ?? {})
+      .filter(([, b]) => b.open_since)
+      .map(([type, b]) => ({ type, since: new Date(b.open_since!), reason: b.reason ?? '' })),
   };
 }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../../../test/harness.js';
 import { type Replica, startReplica } from '../../../../test/linkedin-replica/replica.js';
 import type { ActionRequest, ActionType } from '../../channels/driver.js';
+import { runDueHealthTour, type SeatHealthDeps } from '../seat-health.jobs.js';
 import { applyHealthReport, BREAKER_MISSES, seatBreakers } from '../seat-health.js';
 import { createChromiumDriver } from './chromium-driver.js';
 import { healthTour } from './chromium-health.js';
@@ -179,8 +180,21 @@ describe('the selector health tour', { timeout: 180_000 }, () => {
       retryAfterMs: 3_600_000,
     });
     expect(replica.state.actions).toHaveLength(before); // not even a visit: no browser for a paused type
-    // Checked again on the known layout: every breaker closes, actions run.
-    expect(await applyHealthReport(ctx.db, ids, await tour(10_000), new Date())).toEqual([]);
+    // Checked again, on demand, on the known layout (the health round runs a requested tour once):
+    // every breaker closes, actions run.
+    await ctx.db
+      .updateTable('linkedin_browsers')
+      .set({ health_requested_at: new Date() })
+      .where('id', '=', seat.seatId)
+      .execute();
+    const round = {
+      db: ctx.db,
+      clock: { now: () => new Date() },
+      browsers: seat.browsers,
+      baseUrl: replica.url,
+    } as SeatHealthDeps;
+    expect(await runDueHealthTour(round)).toMatchObject({ seat: ids, opened: [], report: { missed: [] } });
+    expect(await runDueHealthTour(round)).toBeNull();
     expect(Object.values((await breakersRow()).action_breakers).filter((b) => b.open_since)).toEqual([]);
     expect(await driver.perform(request('linkedin_send_connection_request', 'person-5'))).toMatchObject({
       ok: true,

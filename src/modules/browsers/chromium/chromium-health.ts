@@ -37,6 +37,8 @@ export type HealthReport = {
   missed: string[];
   /** The tour stopped on a login or checkpoint page. */
   session?: 'logged_out' | 'checkpoint';
+  /** The tour could not run (the browser did not start, the seat was busy). */
+  error?: string;
 };
 
 /** The first profile link in the page's main content that is not the seat's own. */
