@@ -16,6 +16,7 @@ import { linkedinSyncScenario } from './linkedin-sync.js';
 import { previewScenario } from './preview.js';
 import { tasksScenario } from './tasks.js';
 import { templatesScenario } from './templates.js';
+import { webScenario } from './web.js';
 import { webhooksScenario } from './webhooks.js';
 
 export const scenarios: Scenario[] = [
@@ -36,4 +37,5 @@ export const scenarios: Scenario[] = [
   emailScenario,
   enrichmentScenario,
   dataSourcesScenario,
+  webScenario,
 ];

@@ -46,6 +46,7 @@ import type {
   FlowWorkspacesTable,
 } from '../modules/flows/flows.tables.js';
 import type { IdentityTables } from '../modules/identity/identity.tables.js';
+import type { EmailThreadsTable } from '../modules/inbox/inbox.tables.js';
 import type { LeadCountDeltasTable, LeadsTable, LeadTombstonesTable } from '../modules/leads/leads.tables.js';
 import type {
   LinkedinConversationsTable,
@@ -107,6 +108,7 @@ export interface DB extends IdentityTables, AccountsTables, JobsTables {
   mailbox_folders: MailboxFoldersTable;
   email_bodies: EmailBodiesTable;
   emails: EmailsTable;
+  email_threads: EmailThreadsTable;
   linkedin_messages: LinkedinMessagesTable;
   linkedin_conversations: LinkedinConversationsTable;
   linkedin_sync_state: LinkedinSyncStateTable;

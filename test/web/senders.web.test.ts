@@ -3,6 +3,7 @@
 // fails told in words and listed among the mailbox errors - with axe-core on each page.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOAuthStandIn } from '../../src/modules/email/oauth/oauth.stand-in.js';
 import { expectAccessible, startWebHarness, type WebHarness, webTestsUnavailable } from './web-harness.js';
 
 describe.skipIf(webTestsUnavailable)('web application: senders', { timeout: 120_000 }, () => {
@@ -91,6 +92,60 @@ describe.skipIf(webTestsUnavailable)('web application: senders', { timeout: 120_
       .first()
       .waitFor();
     await expectAccessible(page, 'mailboxes');
+  });
+
+  it('connects a Gmail mailbox through the provider’s consent page and comes back to the list', async () => {
+    const oauth = await startOAuthStandIn({ clientId: 'cid', clientSecret: 'csecret' });
+    try {
+      // The provider is the local stand-in; its mail servers (closed ports here) refuse the login.
+      const closed = { host: '127.0.0.1', port: 9, secure: false };
+      // The provider sends the browser to LEADFLOW_PUBLIC_URL (the default, port 8080): that is this server.
+      const publicUrl = web.ctx.config.publicUrl;
+      await page
+        .context()
+        .route(`${publicUrl}/**`, (route) =>
+          route.continue({ url: route.request().url().replace(publicUrl, web.origin) }),
+        );
+      (web.ctx.config.email as { oauth: Record<string, unknown> }).oauth = {
+        gmail: {
+          clientId: 'cid',
+          clientSecret: 'csecret',
+          authUrl: `${oauth.url}/authorize`,
+          tokenUrl: `${oauth.url}/token`,
+          userinfoUrl: `${oauth.url}/userinfo`,
+          scopes: ['https://mail.google.com/'],
+          imap: closed,
+          smtp: closed,
+        },
+      };
+      await page.goto('/senders/mailboxes');
+      await page.getByRole('button', { name: 'Connect Gmail' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Connect Gmail' });
+      await dialog.getByRole('textbox', { name: 'Sender profile' }).click();
+      await page.getByRole('option', { name: 'Anna Smith' }).click();
+      await dialog.getByRole('textbox', { name: 'Address (optional)' }).fill('anna.gmail@example.test');
+      await expectAccessible(page, 'connect Gmail');
+      await dialog.getByRole('button', { name: 'Continue to Google' }).click();
+      await page.getByRole('heading', { name: 'Mailbox connected' }).waitFor();
+      expect(await page.textContent('body')).toContain('anna.gmail@example.test was stored');
+      const back = page.getByRole('link', { name: 'Back to the mailboxes' });
+      expect(await back.getAttribute('href')).toBe('/senders/mailboxes');
+      await page.goto('/senders/mailboxes');
+      await page
+        .getByRole('table', { name: 'Mailboxes' })
+        .getByRole('cell', { name: 'anna.gmail@example.test' })
+        .first()
+        .waitFor();
+      const stored = await web.ctx.db
+        .selectFrom('mailboxes')
+        .select(['provider', 'email'])
+        .where('team_id', '=', web.owner.teamId)
+        .where('provider', '=', 'gmail')
+        .execute();
+      expect(stored).toEqual([{ provider: 'gmail', email: 'anna.gmail@example.test' }]);
+    } finally {
+      await oauth.close();
+    }
   });
 
   it('manages lists, tags, stages and custom fields in settings', async () => {

@@ -4,12 +4,13 @@ import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { DEFAULT_WEB_DIR } from '../../src/http/web-app.js';
 import { guardLoopback } from '../../src/modules/browsers/chromium/test-guard.js';
 import { createTestContext, type TestContext, type TestUser } from '../harness.js';
-import { chromiumPath, hasPrograms } from '../system-programs.js';
+import { hasPrograms } from '../system-programs.js';
+import { launchChromium, setPasswordAndSignIn } from './browser.js';
 
 /** Why browser tests cannot run here (printed once), or undefined when they can. */
 export const webTestsUnavailable: string | undefined = (() => {
@@ -48,18 +49,7 @@ export async function startWebHarness(
   await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   const origin = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
   const owner = await ctx.createUser('Web team');
-  const browser = await chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    args: [
-      '--disable-dev-shm-usage',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  const browser = await launchChromium();
   const guard = guardLoopback();
   const contexts: BrowserContext[] = [];
 
@@ -78,11 +68,7 @@ export async function startWebHarness(
     },
     async signInOwner(page) {
       const link = await ctx.services.accounts.issuePasswordLink(owner.email);
-      await page.goto(link.url.replace(ctx.config.publicUrl, origin));
-      await page.getByLabel('New password', { exact: false }).first().fill(OWNER_PASSWORD);
-      await page.getByLabel('Repeat the password').fill(OWNER_PASSWORD);
-      await page.getByRole('button', { name: 'Set password and sign in' }).click();
-      await page.getByRole('heading', { name: 'Contacts' }).waitFor();
+      await setPasswordAndSignIn(page, link.url.replace(ctx.config.publicUrl, origin), OWNER_PASSWORD);
     },
     async close() {
       for (const context of contexts) await context.close().catch(() => {});

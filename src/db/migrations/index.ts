@@ -39,6 +39,7 @@ import * as customTrackingDomains from './1160_custom_tracking_domains.js';
 import * as tasksNodeStatsIdx from './1170_tasks_node_stats_idx.js';
 import * as seatSelectorHealth from './1185_seat_selector_health.js';
 import * as conversionSenders from './1200_conversion_senders.js';
+import * as emailThreads from './1210_email_threads.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_identity': identity,
@@ -79,4 +80,5 @@ export const migrations: Record<string, Migration> = {
   '1170_tasks_node_stats_idx': tasksNodeStatsIdx,
   '1185_seat_selector_health': seatSelectorHealth,
   '1200_conversion_senders': conversionSenders,
+  '1210_email_threads': emailThreads,
 };

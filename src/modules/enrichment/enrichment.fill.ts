@@ -7,39 +7,18 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { normalizeDomain } from '../../lib/normalize.js';
 import type { LinkedInCompanyPage, LinkedInProfile } from '../channels/reader.js';
+import { LEAD_CATALOG } from '../record-fields/lead-catalog.js';
 
 type Column = { name: string; type: string };
 
-const LEAD_FIELDS: Column[] = [
-  { name: 'first_name', type: 'text' },
-  { name: 'last_name', type: 'text' },
-  { name: 'name', type: 'text' },
-  { name: 'headline', type: 'text' },
-  { name: 'about', type: 'text' },
-  { name: 'position', type: 'text' },
-  { name: 'company_name', type: 'text' },
-  { name: 'company_ln_id', type: 'text' },
-  { name: 'avatar_url', type: 'text' },
-  { name: 'raw_address', type: 'text' },
-  { name: 'location', type: 'jsonb' },
-  { name: 'connections_number', type: 'integer' },
-  { name: 'followers_number', type: 'integer' },
-  { name: 'primary_language', type: 'text' },
-  { name: 'supported_languages', type: 'text[]' },
-  { name: 'has_open_profile', type: 'smallint' },
-  { name: 'has_verified_profile', type: 'smallint' },
-  { name: 'has_premium', type: 'smallint' },
-  { name: 'experience', type: 'jsonb' },
-  { name: 'educations', type: 'jsonb' },
-  { name: 'skills', type: 'text[]' },
-  { name: 'posts', type: 'jsonb' },
-];
-const LEAD_IDENTIFIERS: Column[] = [
-  { name: 'ln_member_id', type: 'bigint' },
-  { name: 'ln_id', type: 'text' },
-  { name: 'sn_id', type: 'text' },
-  { name: 'linkedin', type: 'text' },
-];
+/** The contact columns LinkedIn profiles fill (the catalog's `profile` fields), identifiers apart. */
+const profileColumns = (identifiers: boolean): Column[] =>
+  LEAD_CATALOG.filter((field) => field.profile && !!field.identifier === identifiers).map((field) => ({
+    name: field.key,
+    type: field.sql!,
+  }));
+const LEAD_FIELDS = profileColumns(false);
+const LEAD_IDENTIFIERS = profileColumns(true);
 
 const COMPANY_FIELDS: Column[] = [
   { name: 'name', type: 'text' },
@@ -115,35 +94,20 @@ export type CompanyFill = { uuid: string; refresh: boolean; page: LinkedInCompan
 
 function leadRow(fill: LeadFill) {
   const p = fill.profile;
-  const array = (value: unknown[] | null) => (value && value.length > 0 ? value : null);
+  const shown = p as unknown as Record<string, unknown>;
+  // Lists LinkedIn shows empty are "no data", not a value that replaces one.
+  const value = (column: Column) => {
+    const given = shown[column.name] ?? null;
+    const list = column.type === 'jsonb' || column.type === 'text[]';
+    return list && Array.isArray(given) && given.length === 0 ? null : given;
+  };
   return {
     uuid: fill.uuid,
     refresh: fill.refresh,
-    first_name: p.first_name,
-    last_name: p.last_name,
+    ...Object.fromEntries(
+      [...LEAD_FIELDS, ...LEAD_IDENTIFIERS].map((column) => [column.name, value(column)]),
+    ),
     name: p.name ?? ([p.first_name, p.last_name].filter(Boolean).join(' ') || null),
-    headline: p.headline,
-    about: p.about,
-    position: p.position,
-    company_name: p.company_name,
-    company_ln_id: p.company_ln_id,
-    avatar_url: p.avatar_url,
-    raw_address: p.raw_address,
-    location: array(p.location),
-    connections_number: p.connections_number,
-    followers_number: p.followers_number,
-    primary_language: p.primary_language,
-    supported_languages: array(p.supported_languages),
-    has_open_profile: p.has_open_profile,
-    has_verified_profile: p.has_verified_profile,
-    has_premium: p.has_premium,
-    experience: array(p.experience),
-    educations: array(p.educations),
-    skills: array(p.skills),
-    posts: array(p.posts),
-    ln_member_id: p.ln_member_id,
-    ln_id: p.ln_id,
-    sn_id: p.sn_id,
     linkedin: p.linkedin?.toLowerCase() ?? null,
   };
 }

@@ -4,10 +4,11 @@
 // custom field names come from two small jsonb maps computed once per statement, so the per-row work
 // is in-memory lookups rather than a join per tag or field.
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import { type CatalogField, inWireOrder, isoText, payloadExpression } from '../../lib/field-catalog.js';
+import { LEAD_CATALOG } from '../record-fields/lead-catalog.js';
 
 /** Timestamps as JavaScript's toISOString() writes them, so every date in a payload looks alike. */
-const iso = (column: string) =>
-  sql`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const iso = isoText;
 
 /** Name maps of the team: tag uuid → name and custom field uuid → name (contacts and companies). */
 const names = (teamId: number) => sql`(
@@ -32,27 +33,50 @@ const customFieldsByName = (column: string, map: 'lead_fields' | 'company_fields
     from jsonb_each(${sql.ref(column)}) as f where n.${sql.raw(map)} ? f.key
   ) end`;
 
-// Same URLs as linkedInProfileUrl() in src/lib/linkedin.ts; plain ASCII nicknames skip the encoder.
-const profileUrl = sql`case
-  when l.linkedin is null then null
-  when l.linkedin ~ '^[A-Za-z0-9_-]+$' then 'https://www.linkedin.com/in/' || l.linkedin
-  else 'https://www.linkedin.com/in/' || leadflow_url_encode(l.linkedin) end`;
-
 const companyUrl = sql`case
   when c.linkedin is not null then 'https://www.linkedin.com/company/' || leadflow_url_encode(c.linkedin)
   when c.ln_id is not null then 'https://www.linkedin.com/company/' || c.ln_id
   end`;
 
+/**
+ * Key order of the contact object of event payloads (receivers may verify signatures over the bytes);
+ * catalog fields added since go at the `*`.
+ */
+const CONTACT_PAYLOAD_ORDER = `uuid name first_name last_name company_name company_uuid position headline about
+  avatar_url linkedin linkedin_url ln_id ln_member_id sn_id sales_navigator_url work_email personal_email
+  work_phone_number personal_phone_number raw_address location connections_number followers_number * list_uuid
+  list_name pipeline_stage_uuid pipeline_stage_name tags custom_fields status linkedin_status email_status
+  created_at updated_at`;
+
+export type PayloadField = {
+  key: string;
+  expression: RawBuilder<unknown>;
+  /** The catalog field, unless the key is joined from another table. */
+  field?: CatalogField;
+  sample?: unknown;
+};
+
+/** The contact object's keys: the catalog's webhook fields with the joined names beside them. */
+export const CONTACT_PAYLOAD_FIELDS: readonly PayloadField[] = inWireOrder<PayloadField>(
+  CONTACT_PAYLOAD_ORDER,
+  [
+    ...LEAD_CATALOG.filter((field) => field.webhook).map((field): [string, PayloadField] => [
+      field.key,
+      { key: field.key, field, expression: payloadExpression(field, 'l') },
+    ]),
+    ['list_name', { key: 'list_name', expression: sql`ls.name`, sample: 'CMO Germany' }],
+    ['pipeline_stage_name', { key: 'pipeline_stage_name', expression: sql`ps.name`, sample: 'Replied' }],
+  ],
+).map(([key, item]) => {
+  if (key === 'tags') return { ...item, expression: tagNames('l.tags') };
+  if (key === 'custom_fields') {
+    return { ...item, expression: customFieldsByName('l.custom_fields', 'lead_fields') };
+  }
+  return item;
+});
+
 const contactJson = sql`(select row_to_json(o) from (select
-  l.uuid, l.name, l.first_name, l.last_name, l.company_name, l.company_uuid, l.position, l.headline,
-  l.about, l.avatar_url, l.linkedin, ${profileUrl} as linkedin_url, l.ln_id, l.ln_member_id, l.sn_id,
-  'https://www.linkedin.com/sales/lead/' || l.sn_id as sales_navigator_url,
-  l.work_email, l.personal_email, l.work_phone_number, l.personal_phone_number, l.raw_address,
-  l.location, l.connections_number, l.followers_number,
-  l.list_uuid, ls.name as list_name, l.pipeline_stage_uuid, ps.name as pipeline_stage_name,
-  ${tagNames('l.tags')} as tags, ${customFieldsByName('l.custom_fields', 'lead_fields')} as custom_fields,
-  l.status, l.linkedin_status, l.email_status,
-  ${iso('l.created_at')} as created_at, ${iso('l.updated_at')} as updated_at
+  ${sql.join(CONTACT_PAYLOAD_FIELDS.map(({ key, expression }) => sql`${expression} as ${sql.id(key)}`))}
 ) o)`;
 
 const accountJson = sql`case when c.uuid is null then null else (select row_to_json(o) from (select

@@ -3,7 +3,9 @@
 // Header names are the import targets where one exists, so an export re-imports with a plain mapping.
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import { invalidField } from '../../lib/errors.js';
+import { type CatalogField, exportExpression, inWireOrder } from '../../lib/field-catalog.js';
 import type { CustomFieldDefinition } from '../custom-fields/custom-fields.repository.js';
+import { LEAD_CATALOG } from '../record-fields/lead-catalog.js';
 import type { ExportType } from './files.tables.js';
 
 export type ExportColumn = { header: string; expression: RawBuilder<unknown> };
@@ -26,39 +28,35 @@ const namesOf = (column: string, map: string) =>
   ) end`;
 const joined = (column: string) => sql`array_to_string(${sql.ref(column)}, ', ')`;
 
-const l = plain('l');
-const lt = asText('l');
+/**
+ * Header order of contact exports (files re-import with a plain mapping, so it stays as clients know it);
+ * catalog fields added since go at the `*`.
+ */
+const CONTACT_EXPORT_ORDER = `uuid first_name last_name name company_name position headline about work_email
+  personal_email work_phone_number personal_phone_number linkedin linkedin_url ln_id sn_id sales_navigator_url
+  ln_member_id facebook twitter avatar_url raw_address company_ln_id company_uuid connections_number
+  followers_number primary_language skills supported_languages status linkedin_status email_status * list_uuid
+  list_name pipeline_stage_uuid pipeline_stage_name tags created_at updated_at`;
 
-const LEAD_COLUMNS: ExportColumn[] = [
-  lt('uuid'),
-  ...['first_name', 'last_name', 'name', 'company_name', 'position', 'headline', 'about'].map(l),
-  ...['work_email', 'personal_email', 'work_phone_number', 'personal_phone_number', 'linkedin'].map(l),
-  {
-    header: 'linkedin_url',
-    expression: sql`case when l.linkedin is null then null
-      when l.linkedin ~ '^[A-Za-z0-9_-]+$' then 'https://www.linkedin.com/in/' || l.linkedin
-      else 'https://www.linkedin.com/in/' || leadflow_url_encode(l.linkedin) end`,
-  },
-  l('ln_id'),
-  l('sn_id'),
-  { header: 'sales_navigator_url', expression: sql`'https://www.linkedin.com/sales/lead/' || l.sn_id` },
-  lt('ln_member_id'),
-  ...['facebook', 'twitter', 'avatar_url', 'raw_address', 'company_ln_id'].map(l),
-  lt('company_uuid'),
-  lt('connections_number'),
-  lt('followers_number'),
-  l('primary_language'),
-  { header: 'skills', expression: joined('l.skills') },
-  { header: 'supported_languages', expression: joined('l.supported_languages') },
-  ...['status', 'linkedin_status', 'email_status'].map(l),
-  lt('list_uuid'),
-  { header: 'list_name', expression: sql`ls.name` },
-  lt('pipeline_stage_uuid'),
-  { header: 'pipeline_stage_name', expression: sql`ps.name` },
-  { header: 'tags', expression: namesOf('l.tags', 'tags') },
-  { header: 'created_at', expression: iso('l.created_at') },
-  { header: 'updated_at', expression: iso('l.updated_at') },
-];
+/** The export columns of a record type: its catalog's exported fields, with joined names beside them. */
+function catalogColumns(
+  catalog: readonly CatalogField[],
+  alias: string,
+  order: string,
+  special: Record<string, RawBuilder<unknown>>,
+): ExportColumn[] {
+  const fields = catalog
+    .filter((field) => field.export)
+    .map((field) => [field.key, special[field.key] ?? exportExpression(field, alias)] as const);
+  const extras = Object.entries(special).filter(([key]) => !fields.some(([name]) => name === key));
+  return inWireOrder(order, [...fields, ...extras]).map(([header, expression]) => ({ header, expression }));
+}
+
+const LEAD_COLUMNS = catalogColumns(LEAD_CATALOG, 'l', CONTACT_EXPORT_ORDER, {
+  list_name: sql`ls.name`,
+  pipeline_stage_name: sql`ps.name`,
+  tags: namesOf('l.tags', 'tags'),
+});
 
 const c = plain('c');
 const ct = asText('c');

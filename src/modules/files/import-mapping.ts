@@ -4,53 +4,42 @@
 // record type and the team's custom fields. Every mistake is a 422 naming the entry and listing what
 // is accepted.
 import { AppError, invalidField } from '../../lib/errors.js';
+import { inWireOrder, type ValueKind } from '../../lib/field-catalog.js';
 import { isUuid } from '../../lib/ids.js';
 import { COMPANY_TEXT_FIELDS, NETWORK_TYPES } from '../companies/companies.fields.js';
 import type { CustomFieldDefinition } from '../custom-fields/custom-fields.repository.js';
-import { EMAIL_STATUSES, LINKEDIN_STATUSES, TEXT_FIELDS } from '../leads/lead-fields.js';
+import { IDENTIFYING_INPUTS, LEAD_CATALOG, NAME_INPUTS } from '../record-fields/lead-catalog.js';
 
 export type ImportKind = 'leads' | 'companies';
 
-/** How a cell is read: text as is, or converted (and rejected per row when it cannot be). */
-export type ValueKind = 'text' | 'integer' | 'number' | 'flag' | 'list' | 'enum' | 'tags' | 'custom';
+export type { ValueKind };
 
 type Target = { field: string; kind: ValueKind; values?: readonly string[] };
 
 const text = (field: string): Target => ({ field, kind: 'text' });
 
+/**
+ * Order of the contact targets (GET import targets and messages list them in it): the catalog's
+ * importable fields, then the other names spreadsheets use for them; fields added since go at the `*`.
+ */
+const CONTACT_TARGET_ORDER = `name first_name last_name company_name company_ln_id position headline about avatar_url
+  facebook twitter work_phone_number personal_phone_number primary_language raw_address timezone linkedin_id
+  linkedin ln_member_id ln_id sn_id email work_email personal_email domain connections_number followers_number
+  has_open_profile has_verified_profile has_premium supported_languages skills linkedin_status email_status *
+  linkedin_url sales_navigator_url avatar full_name job_title company phone location tags`;
+
 /** Contact targets: the create-lead input fields (and a few names real spreadsheets use for them). */
-export const LEAD_TARGETS: Record<string, Target> = {
-  ...Object.fromEntries(TEXT_FIELDS.map((field) => [field, text(field)])),
-  linkedin_id: text('linkedin_id'),
-  linkedin: text('linkedin'),
-  ln_member_id: text('ln_member_id'),
-  ln_id: text('ln_id'),
-  sn_id: text('sn_id'),
-  email: text('email'),
-  work_email: text('work_email'),
-  personal_email: text('personal_email'),
-  domain: text('domain'),
-  connections_number: { field: 'connections_number', kind: 'integer' },
-  followers_number: { field: 'followers_number', kind: 'integer' },
-  has_open_profile: { field: 'has_open_profile', kind: 'flag' },
-  has_verified_profile: { field: 'has_verified_profile', kind: 'flag' },
-  has_premium: { field: 'has_premium', kind: 'flag' },
-  supported_languages: { field: 'supported_languages', kind: 'list' },
-  skills: { field: 'skills', kind: 'list' },
-  linkedin_status: { field: 'linkedin_status', kind: 'enum', values: LINKEDIN_STATUSES },
-  email_status: { field: 'email_status', kind: 'enum', values: EMAIL_STATUSES },
-  timezone: text('timezone'),
-  // Aliases.
-  linkedin_url: text('linkedin'),
-  sales_navigator_url: text('sn_id'),
-  avatar: text('avatar_url'),
-  full_name: text('name'),
-  job_title: text('position'),
-  company: text('company_name'),
-  phone: text('work_phone_number'),
-  location: text('raw_address'),
-  tags: { field: 'tags', kind: 'tags' },
-};
+export const LEAD_TARGETS: Record<string, Target> = Object.fromEntries(
+  inWireOrder(
+    CONTACT_TARGET_ORDER,
+    LEAD_CATALOG.flatMap((field) => {
+      if (!field.import) return [];
+      const { kind, values, aliases = [] } = field.import;
+      const target: Target = { field: field.key, kind, ...(values ? { values } : {}) };
+      return [field.key, ...aliases].map((name) => [name, target] as const);
+    }),
+  ),
+);
 
 /** Company targets: the create-company input fields (and common spreadsheet names for them). */
 export const COMPANY_TARGETS: Record<string, Target> = {
@@ -199,17 +188,8 @@ function entriesOf(input: MappingInput): Array<{ source: unknown; target: unknow
   );
 }
 
-const LEAD_IDENTIFIERS = [
-  'linkedin_id',
-  'linkedin',
-  'ln_member_id',
-  'ln_id',
-  'sn_id',
-  'email',
-  'work_email',
-  'personal_email',
-];
-const LEAD_NAMES = ['name', 'first_name', 'last_name'];
+const LEAD_IDENTIFIERS: readonly string[] = IDENTIFYING_INPUTS;
+const LEAD_NAMES: readonly string[] = NAME_INPUTS;
 const COMPANY_IDENTIFIERS = ['name', 'domain', 'website', 'linkedin', 'ln_id'];
 
 /**

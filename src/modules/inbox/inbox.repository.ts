@@ -20,14 +20,11 @@ type Row = {
   subject: string | null;
   last_message_at: Date | null;
   unread_count: number;
-  total: number;
 };
 
 type LastMessage = { key: string; uuid: string; direction: 'inbox' | 'outbox'; snippet: string | null };
 
 const and = (parts: RawBuilder<SqlBool>[]) => (parts.length ? sql.join(parts, sql` and `) : sql`true`);
-
-const unreadEmail = sql`e.type = 'inbox' and e.read_at is null`;
 
 export async function selectInbox(
   db: Executor,
@@ -36,54 +33,59 @@ export async function selectInbox(
   page: { limit: number; offset: number },
 ) {
   const li: RawBuilder<SqlBool>[] = [sql`c.team_id = ${teamId}`];
-  const em: RawBuilder<SqlBool>[] = [
-    sql`e.team_id = ${teamId}`,
-    sql`e.lead_uuid is not null`,
-    sql`e.classification is distinct from 'bounce'`,
-  ];
+  const em: RawBuilder<SqlBool>[] = [sql`t.team_id = ${teamId}`];
   if (filter.sender_profile_uuid) {
     li.push(sql`c.sender_profile_uuid = any(${filter.sender_profile_uuid}::uuid[])`);
-    em.push(sql`e.sender_profile_uuid = any(${filter.sender_profile_uuid}::uuid[])`);
+    em.push(sql`t.sender_profile_uuid = any(${filter.sender_profile_uuid}::uuid[])`);
   }
   if (filter.lead_uuid) {
     li.push(sql`c.lead_uuid = ${filter.lead_uuid}`);
-    em.push(sql`e.lead_uuid = ${filter.lead_uuid}`);
+    em.push(sql`t.lead_uuid = ${filter.lead_uuid}`);
   }
-  if (filter.unread === true) li.push(sql`c.unread_count > 0`);
-  if (filter.unread === false) li.push(sql`c.unread_count = 0`);
-  const having =
-    filter.unread === undefined
-      ? sql``
-      : sql`having (count(*) filter (where ${unreadEmail}) > 0) = ${filter.unread}`;
+  if (filter.unread !== undefined) {
+    li.push(filter.unread ? sql`c.unread_count > 0` : sql`c.unread_count = 0`);
+    em.push(filter.unread ? sql`t.unread_count > 0` : sql`t.unread_count = 0`);
+  }
+  // Each table gives its first offset + limit rows in the order of its inbox index (migration 1210), and
+  // only those are merged and sorted; the total is two counts of their own.
+  const order = (unread: string, at: string, uuid: string) =>
+    sql.raw(`order by (${unread} > 0) desc, ${at} desc nulls last, ${uuid}`);
+  const top = sql`limit ${page.offset + page.limit}`;
   const linkedin = sql`
-    select 'linkedin' as channel, c.uuid, c.lead_uuid, c.sender_profile_uuid, null::uuid as mailbox_uuid,
+    (select 'linkedin' as channel, c.uuid, c.lead_uuid, c.sender_profile_uuid, null::uuid as mailbox_uuid,
       null::text as subject, c.last_activity_at as last_message_at, c.unread_count
-    from linkedin_conversations c where ${and(li)}`;
-  const at = sql`coalesce(e.sent_at, e.created_at)`;
+    from linkedin_conversations c where ${and(li)}
+    ${order('c.unread_count', 'c.last_activity_at', 'c.uuid')} ${top})`;
+  // The threads as migration 1210's triggers keep them (one row per thread and contact).
   const email = sql`
-    select 'email' as channel, coalesce(e.thread_uuid, e.uuid) as uuid, e.lead_uuid,
-      (array_agg(e.sender_profile_uuid order by ${at} desc))[1] as sender_profile_uuid,
-      (array_agg(e.mailbox_uuid order by ${at} desc))[1] as mailbox_uuid,
-      (array_agg(e.subject order by ${at}))[1] as subject,
-      max(${at}) as last_message_at,
-      (count(*) filter (where ${unreadEmail}))::int as unread_count
-    from emails e where ${and(em)}
-    group by coalesce(e.thread_uuid, e.uuid), e.lead_uuid ${having}`;
+    (select 'email' as channel, t.thread_uuid as uuid, t.lead_uuid, t.sender_profile_uuid, t.mailbox_uuid,
+      t.subject, t.last_message_at, t.unread_count
+    from email_threads t where ${and(em)}
+    ${order('t.unread_count', 't.last_message_at', 't.thread_uuid')} ${top})`;
   const union =
     filter.channel === 'linkedin'
       ? linkedin
       : filter.channel === 'email'
         ? email
         : sql`${linkedin} union all ${email}`;
-  const { rows } = await sql<Row>`
-    select conversations.*, (count(*) over ())::int as total from (${union}) conversations
-    order by (unread_count > 0) desc, last_message_at desc nulls last, uuid
-    limit ${page.limit} offset ${page.offset}
-  `.execute(db);
+  const counts = [
+    ...(filter.channel === 'email'
+      ? []
+      : [sql`(select count(*) from linkedin_conversations c where ${and(li)})`]),
+    ...(filter.channel === 'linkedin' ? [] : [sql`(select count(*) from email_threads t where ${and(em)})`]),
+  ];
+  const [{ rows }, count] = await Promise.all([
+    sql<Row>`
+      select * from (${union}) conversations
+      ${order('unread_count', 'last_message_at', 'uuid')}
+      limit ${page.limit} offset ${page.offset}
+    `.execute(db),
+    sql<{ n: number }>`select (${sql.join(counts, sql` + `)})::int as n`.execute(db),
+  ]);
   const last = await selectLastMessages(db, teamId, rows);
   return {
-    total: rows[0]?.total ?? (page.offset > 0 ? await countInbox(db, union) : 0),
-    data: rows.map(({ total: _total, ...row }) => {
+    total: count.rows[0]?.n ?? 0,
+    data: rows.map((row) => {
       const message = last.get(`${row.channel}:${row.uuid}`);
       return {
         ...row,
@@ -93,13 +95,6 @@ export async function selectInbox(
       };
     }),
   };
-}
-
-async function countInbox(db: Executor, union: RawBuilder<unknown>) {
-  const { rows } = await sql<{ n: number }>`select count(*)::int as n from (${union}) conversations`.execute(
-    db,
-  );
-  return rows[0]?.n ?? 0;
 }
 
 /** The latest message of each LinkedIn conversation and e-mail thread of a page. */

@@ -1,7 +1,7 @@
 // Groups of the contact's client-written columns, derived from the field catalog (lead-catalog.ts) for
 // the input normaliser and the SQL that writes contacts.
 import type { SqlType } from '../../lib/field-catalog.js';
-import { LEAD_CATALOG, LEAD_COLUMNS } from './lead-catalog.js';
+import { LEAD_CATALOG, LEAD_COLUMNS } from '../record-fields/lead-catalog.js';
 import type { LeadsTable } from './leads.tables.js';
 
 export {
@@ -9,7 +9,7 @@ export {
   IDENTIFIER_FIELDS,
   LEAD_STATUSES,
   LINKEDIN_STATUSES,
-} from './lead-catalog.js';
+} from '../record-fields/lead-catalog.js';
 
 export type WritableColumn = keyof LeadsTable & string;
 

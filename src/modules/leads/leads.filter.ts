@@ -4,15 +4,8 @@
 // through loadLeadFilterSpec, so a filter means the same thing everywhere.
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
-import {
-  caseInsensitiveField,
-  compileValue,
-  type FilterField,
-  type FilterSpec,
-  filterError,
-  textContains,
-} from '../../lib/filter.js';
-import { parseLinkedInPerson } from '../../lib/linkedin.js';
+import { inWireOrder } from '../../lib/field-catalog.js';
+import { compileValue, type FilterSpec, filterError, textContains } from '../../lib/filter.js';
 import { normalizeDomain } from '../../lib/normalize.js';
 import { customFieldsFilterField } from '../custom-fields/custom-fields.filter.js';
 import {
@@ -20,14 +13,10 @@ import {
   selectCustomFieldDefinitions,
 } from '../custom-fields/custom-fields.repository.js';
 import { hasUnreadFilterField } from '../read-state/read-state.repository.js';
+import { LEAD_CATALOG } from '../record-fields/lead-catalog.js';
 import { tagFilterFields } from '../tags/tags.filter.js';
-import { EMAIL_STATUSES, LEAD_STATUSES, LINKEDIN_STATUSES } from './lead-fields.js';
 
 const lower = (value: string) => value.trim().toLowerCase();
-
-function text(column: string, description?: string): FilterField {
-  return { type: 'string', column, ...(description ? { description } : {}) };
-}
 
 /** `email`: matches the work or the personal e-mail; equality, lists and is_null / is_not_null. */
 function compileEmail(value: unknown, path: string): RawBuilder<SqlBool> {
@@ -49,48 +38,35 @@ function compileEmail(value: unknown, path: string): RawBuilder<SqlBool> {
   return sql<SqlBool>`(l.work_email = any(${emails}::text[]) or l.personal_email = any(${emails}::text[]))`;
 }
 
+/**
+ * Key order of the contact filter (schema descriptions and messages list the keys in it); catalog fields
+ * added since go at the `*`.
+ */
+const FILTER_ORDER = `q uuid user_id list_uuid pipeline_stage_uuid company_uuid data_source_uuid sender_profile_uuid
+  name first_name last_name company_name company_ln_id position headline about avatar_url ln_member_id ln_id
+  sn_id linkedin facebook twitter work_email personal_email email work_email_domain work_phone_number
+  personal_phone_number connections_number followers_number primary_language supported_languages skills
+  has_open_profile has_verified_profile has_premium raw_address timezone * status linkedin_status email_status
+  is_blacklisted has_unread tags tags_all custom_fields last_automation_approve_at created_at updated_at`;
+
+/** The catalog's filterable fields (each filters its own column unless it says otherwise). */
+const CATALOG_FILTERS = LEAD_CATALOG.flatMap((field) =>
+  field.filter ? [[field.key, field.filter] as const] : [],
+);
+
 /** The fields of the contact filter, with the team's custom field definitions. */
 export function leadFilterFields(
   definitions: CustomFieldDefinition[],
   /** The team whose tag names `tags` may use (and whose unread messages `has_unread` reads). */
   teamId?: number,
 ): FilterSpec['fields'] {
-  return {
+  const derived: FilterSpec['fields'] = {
     q: {
       type: 'string',
       description:
         'Free text: name, e-mails, position, headline or company name contain it (case-insensitive)',
       compile: (value, { path }) => textContains(sql.ref('l.search_text'), value, path),
     },
-    uuid: { type: 'uuid', column: 'l.uuid' },
-    user_id: { type: 'integer', column: 'l.user_id' },
-    list_uuid: { type: 'uuid', column: 'l.list_uuid' },
-    pipeline_stage_uuid: { type: 'uuid', column: 'l.pipeline_stage_uuid' },
-    company_uuid: { type: 'uuid', column: 'l.company_uuid' },
-    data_source_uuid: { type: 'uuid', column: 'l.data_source_uuid' },
-    sender_profile_uuid: { type: 'uuid', column: 'l.sender_profile_uuid' },
-    name: caseInsensitiveField('l.name', 'Full name, case-insensitive'),
-    first_name: text('l.first_name'),
-    last_name: text('l.last_name'),
-    company_name: caseInsensitiveField('l.company_name', 'Company name, case-insensitive'),
-    company_ln_id: text('l.company_ln_id'),
-    position: text('l.position'),
-    headline: text('l.headline'),
-    about: text('l.about'),
-    avatar_url: text('l.avatar_url'),
-    ln_member_id: { type: 'integer', column: 'l.ln_member_id' },
-    ln_id: text('l.ln_id'),
-    sn_id: text('l.sn_id'),
-    linkedin: {
-      type: 'string',
-      column: 'l.linkedin',
-      description: 'LinkedIn nickname (a profile URL is accepted too)',
-      normalize: (value) => parseLinkedInPerson(value)?.linkedin ?? lower(value),
-    },
-    facebook: text('l.facebook'),
-    twitter: text('l.twitter'),
-    work_email: { type: 'string', column: 'l.work_email', normalize: lower },
-    personal_email: { type: 'string', column: 'l.personal_email', normalize: lower },
     email: {
       type: 'string',
       description: 'Work or personal e-mail equals (a list: any of them)',
@@ -107,29 +83,11 @@ export function leadFilterFields(
           path,
         ),
     },
-    work_phone_number: text('l.work_phone_number'),
-    personal_phone_number: text('l.personal_phone_number'),
-    connections_number: { type: 'integer', column: 'l.connections_number' },
-    followers_number: { type: 'integer', column: 'l.followers_number' },
-    primary_language: text('l.primary_language'),
-    supported_languages: { type: 'string', array: true, column: 'l.supported_languages' },
-    skills: { type: 'string', array: true, column: 'l.skills' },
-    has_open_profile: { type: 'integer', column: 'l.has_open_profile' },
-    has_verified_profile: { type: 'integer', column: 'l.has_verified_profile' },
-    has_premium: { type: 'integer', column: 'l.has_premium' },
-    raw_address: text('l.raw_address'),
-    timezone: text('l.timezone'),
-    status: { type: 'enum', values: LEAD_STATUSES, column: 'l.status' },
-    linkedin_status: { type: 'enum', values: LINKEDIN_STATUSES, column: 'l.linkedin_status' },
-    email_status: { type: 'enum', values: EMAIL_STATUSES, column: 'l.email_status' },
-    is_blacklisted: { type: 'boolean', column: 'l.is_blacklisted' },
     has_unread: hasUnreadFilterField(teamId),
     ...tagFilterFields('l.tags', 'contact', teamId),
     custom_fields: customFieldsFilterField(definitions, 'l.custom_fields'),
-    last_automation_approve_at: { type: 'datetime', column: 'l.last_automation_approve_at' },
-    created_at: { type: 'datetime', column: 'l.created_at' },
-    updated_at: { type: 'datetime', column: 'l.updated_at' },
   };
+  return Object.fromEntries(inWireOrder(FILTER_ORDER, [...CATALOG_FILTERS, ...Object.entries(derived)]));
 }
 
 /** Keys of the contact filter (for schema descriptions; custom field names go under custom_fields). */

@@ -5,20 +5,24 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { linkedInProfileUrl, salesNavigatorUrl } from '../../lib/linkedin.js';
 import { linkedInCompanyUrl } from '../companies/companies.fields.js';
+import { LEAD_CATALOG } from '../record-fields/lead-catalog.js';
 import type { TemplateData } from './render/scope.js';
 
 export type ContactTemplateData = Omit<TemplateData, 'sender'>;
 export type SenderTemplateData = NonNullable<TemplateData['sender']>;
 
-type ContactRow = {
+/** Stored contact columns that are template variables (the catalog's), printed as they are. */
+const CONTACT_COLUMNS = LEAD_CATALOG.filter((field) => field.template && field.sql).map((field) => field.key);
+/** What the loader reads of a contact: those columns and what the computed variables need. */
+const CONTACT_SELECT = sql.join(
+  [...new Set(['uuid', ...CONTACT_COLUMNS, 'sn_id', 'company_uuid'])].map((key) => sql.ref(`l.${key}`)),
+);
+
+type ContactRow = Record<string, unknown> & {
   uuid: string;
   first_name: string | null;
   last_name: string | null;
   name: string | null;
-  company_name: string | null;
-  position: string | null;
-  headline: string | null;
-  about: string | null;
   raw_address: string | null;
   work_email: string | null;
   personal_email: string | null;
@@ -26,10 +30,6 @@ type ContactRow = {
   personal_phone_number: string | null;
   linkedin: string | null;
   sn_id: string | null;
-  twitter: string | null;
-  facebook: string | null;
-  primary_language: string | null;
-  skills: string[] | null;
   company_uuid: string | null;
   c_name: string | null;
   c_domain: string | null;
@@ -60,9 +60,7 @@ export async function loadContactTemplateData(
   const result = new Map<string, ContactTemplateData>();
   if (leadUuids.length === 0) return result;
   const { rows } = await sql<ContactRow>`
-    select l.uuid, l.first_name, l.last_name, l.name, l.company_name, l.position, l.headline, l.about,
-      l.raw_address, l.work_email, l.personal_email, l.work_phone_number, l.personal_phone_number,
-      l.linkedin, l.sn_id, l.twitter, l.facebook, l.primary_language, l.skills, l.company_uuid,
+    select ${CONTACT_SELECT},
       c.name as c_name, c.domain as c_domain, c.website as c_website, c.industry as c_industry,
       c.employees_range as c_employees_range, c.hq_raw_address as c_hq_raw_address,
       c.linkedin as c_linkedin, c.ln_id as c_ln_id, c.phone as c_phone, c.about as c_about,
@@ -83,28 +81,13 @@ function contactTemplateData(row: ContactRow): ContactTemplateData {
   return {
     contact: {
       lead_uuid: row.uuid,
-      first_name: row.first_name,
-      last_name: row.last_name,
+      ...Object.fromEntries(CONTACT_COLUMNS.map((key) => [key, row[key]])),
       name: row.name ?? ([row.first_name, row.last_name].filter(Boolean).join(' ') || null),
-      company_name: row.company_name,
-      position: row.position,
-      headline: row.headline,
-      about: row.about,
       location: row.raw_address,
-      raw_address: row.raw_address,
       email: row.work_email ?? row.personal_email,
-      work_email: row.work_email,
-      personal_email: row.personal_email,
       phone: row.work_phone_number ?? row.personal_phone_number,
-      work_phone_number: row.work_phone_number,
-      personal_phone_number: row.personal_phone_number,
       linkedin_url: linkedInProfileUrl(row.linkedin),
-      linkedin: row.linkedin,
       sales_navigator_url: salesNavigatorUrl(row.sn_id),
-      twitter: row.twitter,
-      facebook: row.facebook,
-      primary_language: row.primary_language,
-      skills: row.skills,
     },
     company: row.company_uuid
       ? {

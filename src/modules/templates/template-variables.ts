@@ -1,6 +1,9 @@
 // The one list of variables a message template can use. The render endpoint, the automation engine and
 // the documentation (CONTEXT.md, whose table a test keeps in step with this list) all read it.
 
+import { inWireOrder } from '../../lib/field-catalog.js';
+import { LEAD_CATALOG } from '../record-fields/lead-catalog.js';
+
 export type VariableGroup = 'contact' | 'company' | 'custom_field' | 'sender';
 
 export type TemplateVariable = {
@@ -11,33 +14,28 @@ export type TemplateVariable = {
   example: string;
 };
 
+/** Contact variables that are no field of the contact record: fallbacks and the uuid. */
+const CONTACT_ONLY_VARIABLES: Array<[string, readonly [string, string]]> = [
+  ['location', ['Location as written on the profile (alias of raw_address)', 'Berlin, Germany']],
+  ['email', ['Work e-mail, else personal e-mail', 'jane@acme.com']],
+  ['phone', ['Work phone, else personal phone', '+49 30 1234567']],
+  ['lead_uuid', ['The contact\u2019s UUID', '0190...']],
+];
+
+/** Order of the contact variables in the list (docs, AI prompts); catalog fields added since go at `*`. */
+const CONTACT_VARIABLE_ORDER = `first_name last_name name company_name position headline about location raw_address
+  email work_email personal_email phone work_phone_number personal_phone_number linkedin_url linkedin
+  sales_navigator_url twitter facebook primary_language skills * lead_uuid`;
+
+/** Contact variables with [description, example]: the catalog's template fields and the fallbacks. */
+const contactVariables = inWireOrder(CONTACT_VARIABLE_ORDER, [
+  ...LEAD_CATALOG.flatMap((field) => (field.template ? [[field.key, field.template] as const] : [])),
+  ...CONTACT_ONLY_VARIABLES,
+]);
+
 /** Contact variables: top-level names. The value comes from the contact record (see `contactValues`). */
-export const CONTACT_VARIABLES = [
-  'first_name',
-  'last_name',
-  'name',
-  'company_name',
-  'position',
-  'headline',
-  'about',
-  'location',
-  'raw_address',
-  'email',
-  'work_email',
-  'personal_email',
-  'phone',
-  'work_phone_number',
-  'personal_phone_number',
-  'linkedin_url',
-  'linkedin',
-  'sales_navigator_url',
-  'twitter',
-  'facebook',
-  'primary_language',
-  'skills',
-  'lead_uuid',
-] as const;
-export type ContactVariable = (typeof CONTACT_VARIABLES)[number];
+export const CONTACT_VARIABLES: readonly string[] = contactVariables.map(([name]) => name);
+export type ContactVariable = string;
 
 /** Company variables: `company.<key>`; `company` alone prints the company name. */
 export const COMPANY_VARIABLES = [
@@ -58,32 +56,6 @@ export type CompanyVariable = (typeof COMPANY_VARIABLES)[number];
 /** Sender variables: `sender.<key>`; `sender` alone prints the sender's full name. */
 export const SENDER_VARIABLES = ['first_name', 'last_name', 'name'] as const;
 export type SenderVariable = (typeof SENDER_VARIABLES)[number];
-
-const contactDescriptions: Record<ContactVariable, [string, string]> = {
-  first_name: ['First name', 'Jane'],
-  last_name: ['Last name', 'Smith'],
-  name: ['Full name', 'Jane Smith'],
-  company_name: ['Company name (the contact\u2019s, else its linked company\u2019s)', 'Acme'],
-  position: ['Job title', 'CTO'],
-  headline: ['LinkedIn headline', 'CTO at Acme | Cloud'],
-  about: ['LinkedIn "about" text', 'Building things.'],
-  location: ['Location as written on the profile (alias of raw_address)', 'Berlin, Germany'],
-  raw_address: ['Location as written on the profile', 'Berlin, Germany'],
-  email: ['Work e-mail, else personal e-mail', 'jane@acme.com'],
-  work_email: ['Work e-mail', 'jane@acme.com'],
-  personal_email: ['Personal e-mail', 'jane@gmail.com'],
-  phone: ['Work phone, else personal phone', '+49 30 1234567'],
-  work_phone_number: ['Work phone', '+49 30 1234567'],
-  personal_phone_number: ['Personal phone', '+49 171 1234567'],
-  linkedin_url: ['LinkedIn profile URL', 'https://www.linkedin.com/in/jane-smith'],
-  linkedin: ['LinkedIn nickname', 'jane-smith'],
-  sales_navigator_url: ['Sales Navigator URL', 'https://www.linkedin.com/sales/lead/ACwAA...'],
-  twitter: ['Twitter/X handle or URL', 'janesmith'],
-  facebook: ['Facebook handle or URL', 'jane.smith'],
-  primary_language: ['Primary language', 'German'],
-  skills: ['Skills (a list: use `join`, `first` or a `for` loop)', 'Go, Kubernetes'],
-  lead_uuid: ['The contact\u2019s UUID', '0190...'],
-};
 
 const companyDescriptions: Record<CompanyVariable, [string, string]> = {
   name: ['Company name (also printed by `{{company}}`)', 'Acme'],
@@ -106,11 +78,11 @@ const senderDescriptions: Record<SenderVariable, [string, string]> = {
 };
 
 export const TEMPLATE_VARIABLES: readonly TemplateVariable[] = [
-  ...CONTACT_VARIABLES.map((key) => ({
-    name: key,
+  ...contactVariables.map(([name, [description, example]]) => ({
+    name,
     group: 'contact' as const,
-    description: contactDescriptions[key][0],
-    example: contactDescriptions[key][1],
+    description,
+    example,
   })),
   {
     name: 'company',

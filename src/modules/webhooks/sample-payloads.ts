@@ -4,47 +4,17 @@ import { type SqlBool, sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { notFound } from '../../lib/errors.js';
 import { EVENT_CATALOG, EVENT_OBJECT_KEYS, type EventName } from '../events/events.catalog.js';
-import { contactSnapshots } from '../events/events.snapshot.js';
+import { CONTACT_PAYLOAD_FIELDS, contactSnapshots } from '../events/events.snapshot.js';
 
 const SAMPLE_TIME = '2026-01-15T10:30:00.000Z';
 
-const sampleContact = {
-  uuid: '0190d4c2-7b1e-7c3a-9f00-000000000001',
-  name: 'Jane Smith',
-  first_name: 'Jane',
-  last_name: 'Smith',
-  company_name: 'Acme Inc',
-  company_uuid: '0190d4c2-7b1e-7c3a-9f00-000000000002',
-  position: 'Head of Sales',
-  headline: 'Helping teams sell better',
-  about: null,
-  avatar_url: null,
-  linkedin: 'jane-smith-12345',
-  linkedin_url: 'https://www.linkedin.com/in/jane-smith-12345',
-  ln_id: 'ACoAAB6GuQ4BexampleId',
-  ln_member_id: null,
-  sn_id: null,
-  sales_navigator_url: null,
-  work_email: 'jane.smith@acme.example',
-  personal_email: null,
-  work_phone_number: null,
-  personal_phone_number: null,
-  raw_address: 'Berlin, Germany',
-  location: null,
-  connections_number: 500,
-  followers_number: 1200,
-  list_uuid: '0190d4c2-7b1e-7c3a-9f00-000000000003',
-  list_name: 'CMO Germany',
-  pipeline_stage_uuid: '0190d4c2-7b1e-7c3a-9f00-000000000004',
-  pipeline_stage_name: 'Replied',
-  tags: ['Hot Lead'],
-  custom_fields: { Industry_Vertical: 'SaaS' },
-  status: 'ok',
-  linkedin_status: 'ok',
-  email_status: 'ok',
-  created_at: SAMPLE_TIME,
-  updated_at: SAMPLE_TIME,
-};
+/** The contact object with example values (the catalog's samples; dates SAMPLE_TIME, else null). */
+const sampleContact = Object.fromEntries(
+  CONTACT_PAYLOAD_FIELDS.map(({ key, field, sample }) => [
+    key,
+    sample ?? field?.sample ?? (field?.sql === 'timestamptz' ? SAMPLE_TIME : null),
+  ]),
+);
 
 const sampleAccount = {
   uuid: '0190d4c2-7b1e-7c3a-9f00-000000000002',

@@ -5,13 +5,11 @@
 // LinkedIn, one tab. When LinkedIn's session cookie appears on a signed-in page the login is recorded
 // (sealed session, linkedin_account_uuid, status running) and the page is told.
 import { createHash, randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { CDPSession, Page, Route } from 'playwright-core';
 import type { Database } from '../../../db/database.js';
 import type { Clock } from '../../../lib/clock.js';
 import type { SecretBox } from '../../../lib/secrets.js';
-import { hashAccessKey, looksLikeAccessKey } from '../access-keys.js';
 import {
   classifyUrl,
   isLinkedInUrl,
@@ -23,10 +21,9 @@ import {
 import { cookiesOf, type HeldSeatBrowser, type SeatBrowsers } from '../chromium/seat-browsers.js';
 import { recordLogin } from '../seat-session.js';
 import { applyInput, parseInput } from './live-view.protocol.js';
+import { checkKey, endLease, type SeatOfKey, takeLease } from './live-view.repository.js';
 
-/** How long a viewer lease lasts without renewal (a crashed process frees the seat after this). */
-export const VIEWER_LEASE_MS = 30_000;
-/** Also how soon a new key ends a visit of the old link. */
+/** How often a visit renews its lease (VIEWER_LEASE_MS); also how soon a new key ends a visit of the old link. */
 const LEASE_RENEW_MS = 5_000;
 const COOKIE_POLL_MS = 500;
 /**
@@ -73,19 +70,6 @@ export type ViewerHandle = {
   readonly finished: Promise<void>;
 };
 
-type SeatOfKey = {
-  team_id: number;
-  id: number;
-  sender_profile_uuid: string;
-  driver: string;
-  linkedin_member_id: string | null;
-  access_key_expires_at: Date | null;
-};
-
-export type KeyCheck =
-  | { ok: true; seat: SeatOfKey; hash: string }
-  | { ok: false; status: 404 | 410; title: string; message: string };
-
 export type LiveViewDeps = {
   db: Database;
   clock: Clock;
@@ -100,75 +84,6 @@ export function createLiveView(deps: LiveViewDeps) {
   const base = deps.config.linkedin.baseUrl;
   const urls = linkedInUrls(base);
   const log = deps.logger?.child({ component: 'live-view' });
-
-  async function checkKey(key: string): Promise<KeyCheck> {
-    const invalid = {
-      ok: false,
-      status: 404,
-      title: 'Link not valid',
-      message: 'This login link is not valid. A newer link may have replaced it: ask for the current one.',
-    } as const;
-    if (!looksLikeAccessKey(key)) return invalid;
-    const hash = hashAccessKey(key);
-    const seat = await db
-      .selectFrom('linkedin_browsers')
-      .select([
-        'team_id',
-        'id',
-        'sender_profile_uuid',
-        'driver',
-        'linkedin_member_id',
-        'access_key_expires_at',
-      ])
-      .where('access_key_hash', '=', hash)
-      .executeTakeFirst();
-    if (seat?.driver !== 'chromium') return invalid;
-    if (!seat.access_key_expires_at || seat.access_key_expires_at <= clock.now()) {
-      return {
-        ok: false,
-        status: 410,
-        title: 'Link expired',
-        message: 'This login link has expired (links last 7 days). Ask for a new one.',
-      };
-    }
-    return { ok: true, seat, hash };
-  }
-
-  /**
-   * Takes the seat's viewer lease unless someone else holds it; renewing needs the key unchanged. The
-   * lease is in database time, as the engine reads it.
-   */
-  async function lease(seat: SeatOfKey, hash: string, viewerId: string): Promise<boolean> {
-    const taken = await db
-      .updateTable('linkedin_browsers')
-      .set({
-        viewer_lease_until: sql<Date>`now() + make_interval(secs => ${VIEWER_LEASE_MS / 1000})`,
-        viewer_id: viewerId,
-      })
-      .where('team_id', '=', seat.team_id)
-      .where('id', '=', seat.id)
-      .where('access_key_hash', '=', hash)
-      .where('access_key_expires_at', '>', clock.now())
-      .where((eb) =>
-        eb.or([
-          eb('viewer_lease_until', 'is', null),
-          eb('viewer_lease_until', '<=', sql<Date>`now()`),
-          eb('viewer_id', '=', viewerId),
-        ]),
-      )
-      .executeTakeFirst();
-    return Number(taken.numUpdatedRows) === 1;
-  }
-
-  async function endLease(seat: SeatOfKey, viewerId: string) {
-    await db
-      .updateTable('linkedin_browsers')
-      .set({ viewer_lease_until: null, viewer_id: null })
-      .where('team_id', '=', seat.team_id)
-      .where('id', '=', seat.id)
-      .where('viewer_id', '=', viewerId)
-      .execute();
-  }
 
   /** The member id of the signed-in account: its profile path from the navigation ("Me"). */
   async function memberIdOf(page: Page, seat: SeatOfKey, sessionToken: string): Promise<string> {
@@ -230,7 +145,7 @@ export function createLiveView(deps: LiveViewDeps) {
         }
       }
       held?.release();
-      if (seat && leased) await endLease(seat, viewerId).catch(() => {});
+      if (seat && leased) await endLease(db, seat, viewerId).catch(() => {});
       channel.close(code, reason.slice(0, 120));
       log?.info({ seatId: seat?.id, code }, 'live view ended');
       resolveFinished();
@@ -258,10 +173,10 @@ export function createLiveView(deps: LiveViewDeps) {
     }
 
     async function start() {
-      const check = await checkKey(key);
+      const check = await checkKey(db, clock, key);
       if (!check.ok) return fail(check.status === 410 ? CLOSE.expired : CLOSE.invalid, check.message);
       seat = check.seat;
-      if (!(await lease(seat, check.hash, viewerId))) {
+      if (!(await takeLease(db, clock, seat, check.hash, viewerId))) {
         return fail(
           CLOSE.busy,
           'Someone else has this login page open right now. Close it there, or try again in a minute.',
@@ -358,7 +273,7 @@ export function createLiveView(deps: LiveViewDeps) {
       const hash = check.hash;
       timers.push(
         setInterval(() => {
-          void lease(current, hash, viewerId)
+          void takeLease(db, clock, current, hash, viewerId)
             .then((still) => {
               if (!still) fail(CLOSE.invalid, 'This login link was replaced by a newer one.');
             })
@@ -433,7 +348,7 @@ export function createLiveView(deps: LiveViewDeps) {
     };
   }
 
-  return { checkKey, connect };
+  return { checkKey: (key: string) => checkKey(db, clock, key), connect };
 }
 
 export type LiveView = ReturnType<typeof createLiveView>;

@@ -27,8 +27,9 @@ function escapeHtml(text: string) {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/** The callback's answer, with a link back to the web application's mailboxes. */
 function page(title: string, text: string) {
-  return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p><p><a href="/senders/mailboxes">Back to the mailboxes</a></p></body></html>`;
 }
 
 export const mailboxesRoutes: FastifyPluginAsyncTypebox<{ mailboxes: MailboxesService }> = async (

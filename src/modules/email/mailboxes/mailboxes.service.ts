@@ -1,21 +1,21 @@
-// Mailboxes: connecting a team's SMTP/IMAP, Gmail or Outlook account to a sender profile, checking
-// that it can log in, switching it on and off, and deleting it (optionally handing its sender's e-mail
-// steps to another mailbox). Passwords and tokens are sealed before they are stored and never leave.
+// Mailboxes: connecting a team's SMTP/IMAP account to a sender profile (Gmail and Outlook through
+// OAuth: mailboxes.oauth.ts), checking that it can log in, switching it on and off, and deleting it
+// (optionally handing its sender's e-mail steps to another mailbox). Passwords and tokens are sealed before they are stored and never leave.
 
 import type { Config } from '../../../config.js';
 import type { Database } from '../../../db/database.js';
 import type { AuthContext } from '../../../http/auth.js';
-import { AppError, conflict, invalidField, notFound } from '../../../lib/errors.js';
+import { AppError, invalidField, notFound } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import { envelope, type PageParams, resolvePage } from '../../../lib/pagination.js';
 import type { SecretBox } from '../../../lib/secrets.js';
 import { resumeSenderActions } from '../../enrollments/sender-pauses.js';
-import type { ConnectionSettings, HealthStatus, MailboxProvider, MailboxStatus } from '../email.tables.js';
-import { accountEmail, authorizationUrl, exchangeCode, type OAuthProvider } from '../oauth/oauth-client.js';
+import type { ConnectionSettings } from '../email.tables.js';
 import { requireTrackingDomainRef } from '../tracking-domains/tracking-domains.service.js';
 import { type MailboxSecrets, openSecrets, sealSecrets } from '../transport/credentials.js';
 import type { MailAccess } from '../transport/mail-access.js';
-import { MailFailure } from '../transport/mail-errors.js';
+import { createMailboxConnections, mailboxOut } from './mailboxes.connect.js';
+import { createMailboxOAuth } from './mailboxes.oauth.js';
 import * as repo from './mailboxes.repository.js';
 
 type SettingsInput = ConnectionSettings & { smtp_password?: string; imap_password?: string };
@@ -39,17 +39,6 @@ export type UpdateMailboxInput = {
   custom_tracking_domain_uuid?: string | null;
 };
 
-type OAuthState = {
-  team_id: number;
-  user_id: number;
-  provider: OAuthProvider;
-  sender_profile_uuid: string;
-  sender_name?: string;
-  automation_daily_limit?: number;
-  automation_task_interval?: number;
-  expires: number;
-};
-
 const REQUIRED_SMTP_SETTINGS = [
   'smtp_host',
   'smtp_port',
@@ -58,31 +47,6 @@ const REQUIRED_SMTP_SETTINGS = [
   'imap_port',
   'imap_password',
 ];
-const OAUTH_STATE_TTL_MS = 30 * 60_000;
-
-/** What the API shows of a mailbox: everything but the sealed secrets and the internal pacing. */
-export function mailboxOut(row: repo.MailboxRow) {
-  return {
-    uuid: row.uuid,
-    team_id: row.team_id,
-    user_id: row.user_id,
-    sender_profile_uuid: row.sender_profile_uuid,
-    email: row.email,
-    sender_name: row.sender_name,
-    provider: row.provider,
-    status: row.status,
-    automation_daily_limit: row.automation_daily_limit,
-    automation_task_interval: row.automation_task_interval,
-    custom_tracking_domain_uuid: row.custom_tracking_domain_uuid,
-    connection_settings: row.connection_settings,
-    send_status: row.send_status,
-    sync_status: row.sync_status,
-    last_send_at: row.last_send_at,
-    last_sync_at: row.last_sync_at,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-}
 
 function publicSettings(input: SettingsInput, email: string): ConnectionSettings {
   return {
@@ -103,7 +67,9 @@ export function createMailboxesService(deps: {
   mail: MailAccess;
   config: Config;
 }) {
-  const { db, box, mail, config } = deps;
+  const { db, box, mail } = deps;
+  const connections = createMailboxConnections(deps);
+  const { requireSender, verify, insertAndVerify } = connections;
 
   async function requireMailbox(teamId: number, uuid: string) {
     const row = await repo.selectMailbox(db, teamId, uuid);
@@ -119,76 +85,6 @@ export function createMailboxesService(deps: {
       throw invalidField(field, `${field}: ${refusal.message}`);
     }
   }
-
-  async function requireSender(teamId: number, senderUuid: string) {
-    if (!(await repo.senderExists(db, teamId, senderUuid))) {
-      throw invalidField(
-        'sender_profile_uuid',
-        'sender_profile_uuid does not name one of your sender profiles.',
-      );
-    }
-  }
-
-  /**
-   * Logs in to both servers and stores the outcome: active when both work, else error with a
-   * mailbox-errors row per failing side. Parked e-mail steps of the sender resume when it works.
-   */
-  async function verify(row: repo.MailboxRow, wantActive: boolean): Promise<repo.MailboxRow> {
-    const check = await mail.check(row);
-    const send: HealthStatus = check.smtp ? 'error' : 'ok';
-    const sync: HealthStatus = check.imap ? 'error' : 'ok';
-    const status: MailboxStatus = check.smtp || check.imap ? 'error' : wantActive ? 'active' : 'inactive';
-    const updated = await db.transaction().execute(async (trx) => {
-      if (check.smtp) {
-        await repo.recordMailboxError(trx, row, check.auth ? 'auth' : 'send', `SMTP: ${check.smtp}`, 'send');
-      }
-      if (check.imap) {
-        await repo.recordMailboxError(trx, row, check.auth ? 'auth' : 'sync', `IMAP: ${check.imap}`, 'sync');
-      }
-      const saved = await repo.updateMailbox(trx, row.team_id, row.uuid, {
-        status,
-        send_status: send,
-        sync_status: sync,
-      });
-      if (status === 'active') {
-        await resumeSenderActions(trx, row.team_id, row.sender_profile_uuid, [
-          'no_mailbox',
-          'mailbox_unavailable',
-        ]);
-      }
-      return saved;
-    });
-    mail.forget(row.uuid);
-    return updated ?? row;
-  }
-
-  async function insertAndVerify(values: repo.NewMailbox) {
-    const inserted = await db.transaction().execute(async (trx) => {
-      const row = await repo.insertMailbox(trx, values);
-      if (!row) {
-        const existing = await repo.selectMailboxByEmail(trx, values.team_id, values.email);
-        throw conflict(`A mailbox for ${values.email} is already connected.`, { uuid: existing?.uuid });
-      }
-      await repo.refreshSenderMailbox(trx, values.team_id, values.sender_profile_uuid);
-      return row;
-    });
-    return verify(inserted, true);
-  }
-
-  function oauthProvider(provider: OAuthProvider) {
-    const settings = config.email.oauth[provider];
-    if (!settings.clientId || !settings.clientSecret) {
-      const env = provider === 'gmail' ? 'LEADFLOW_GMAIL_CLIENT_ID' : 'LEADFLOW_OUTLOOK_CLIENT_ID';
-      throw new AppError(
-        'validation_error',
-        `${provider} is not configured here: set ${env} and its _CLIENT_SECRET (see the README, "E-mail").`,
-        { provider: [`${provider} OAuth client is not configured`] },
-      );
-    }
-    return settings;
-  }
-
-  const redirectUri = (provider: OAuthProvider) => `${config.publicUrl}/emails/oauth/${provider}/callback`;
 
   return {
     async listMailboxes(teamId: number, params: PageParams & { filter?: unknown }) {
@@ -373,128 +269,7 @@ export function createMailboxesService(deps: {
       return envelope(rows, total, page);
     },
 
-    /** The provider's consent URL; the state carries (sealed) who asked and for which sender profile. */
-    async startOAuth(
-      actor: AuthContext,
-      provider: OAuthProvider,
-      query: {
-        sender_profile_uuid: string;
-        sender_name?: string;
-        login_hint?: string;
-        automation_daily_limit?: number;
-        automation_task_interval?: number;
-      },
-    ) {
-      const settings = oauthProvider(provider);
-      await requireSender(actor.teamId, query.sender_profile_uuid);
-      const state: OAuthState = {
-        team_id: actor.teamId,
-        user_id: actor.userId,
-        provider,
-        sender_profile_uuid: query.sender_profile_uuid,
-        ...(query.sender_name ? { sender_name: query.sender_name } : {}),
-        ...(query.automation_daily_limit !== undefined
-          ? { automation_daily_limit: query.automation_daily_limit }
-          : {}),
-        ...(query.automation_task_interval !== undefined
-          ? { automation_task_interval: query.automation_task_interval }
-          : {}),
-        expires: Date.now() + OAUTH_STATE_TTL_MS,
-      };
-      const sealed = Buffer.from(box.seal(JSON.stringify(state))).toString('base64url');
-      return {
-        url: authorizationUrl(settings, {
-          redirectUri: redirectUri(provider),
-          state: sealed,
-          ...(query.login_hint ? { loginHint: query.login_hint } : {}),
-        }),
-        redirect_uri: redirectUri(provider),
-      };
-    },
-
-    /**
-     * The provider sent the browser back: exchange the code, learn the account, store the tokens sealed
-     * and connect (or reconnect) the mailbox. Errors are client errors with a reason to show.
-     */
-    async finishOAuth(provider: OAuthProvider, query: { code?: string; state?: string; error?: string }) {
-      if (query.error)
-        throw new AppError('bad_request', `The provider refused the authorisation: ${query.error}`);
-      let state: OAuthState;
-      try {
-        state = JSON.parse(
-          box.openText(Buffer.from(query.state ?? '', 'base64url').toString('utf8')),
-        ) as OAuthState;
-      } catch {
-        throw new AppError('bad_request', 'The authorisation link is not valid; start again from Leadflow.');
-      }
-      if (state.provider !== provider || state.expires < Date.now()) {
-        throw new AppError('bad_request', 'The authorisation link has expired; start again from Leadflow.');
-      }
-      if (!query.code) throw new AppError('bad_request', 'The provider sent no authorisation code.');
-      const settings = oauthProvider(provider);
-      let tokens: Awaited<ReturnType<typeof exchangeCode>>;
-      let email: string;
-      try {
-        tokens = await exchangeCode(settings, query.code, redirectUri(provider));
-        email = await accountEmail(settings, tokens);
-      } catch (error) {
-        const why = error instanceof MailFailure ? error.message : String(error);
-        throw new AppError('bad_request', `Connecting the ${provider} account failed: ${why}`);
-      }
-      if (!tokens.refresh_token) {
-        throw new AppError(
-          'bad_request',
-          `${provider} sent no refresh token; remove Leadflow's access in the account settings and connect again.`,
-        );
-      }
-      const sealed = sealSecrets(box, {
-        kind: 'oauth',
-        refresh_token: tokens.refresh_token,
-        access_token: tokens.access_token,
-        expires_at: Date.now() + (tokens.expires_in ?? 3600) * 1000,
-      });
-      const connection: ConnectionSettings = {
-        smtp_host: settings.smtp.host,
-        smtp_port: settings.smtp.port,
-        smtp_secure: settings.smtp.secure,
-        smtp_username: email,
-        imap_host: settings.imap.host,
-        imap_port: settings.imap.port,
-        imap_secure: settings.imap.secure,
-        imap_username: email,
-      };
-      const existing = await repo.selectMailboxByEmail(db, state.team_id, email);
-      if (existing) {
-        // Reconnecting (a revoked token, another scope): new tokens, same mailbox and history.
-        const row = await repo.updateMailbox(db, state.team_id, existing.uuid, {
-          secrets: sealed,
-          connection_settings: connection,
-        });
-        mail.forget(existing.uuid);
-        return mailboxOut(await verify(row as repo.MailboxRow, true));
-      }
-      if (!(await repo.senderExists(db, state.team_id, state.sender_profile_uuid))) {
-        throw new AppError('bad_request', 'The sender profile this mailbox was for no longer exists.');
-      }
-      const row = await insertAndVerify({
-        team_id: state.team_id,
-        uuid: newId(),
-        user_id: state.user_id,
-        sender_profile_uuid: state.sender_profile_uuid,
-        email,
-        sender_name: state.sender_name ?? email,
-        provider: provider as MailboxProvider,
-        status: 'inactive',
-        automation_daily_limit: state.automation_daily_limit ?? 50,
-        automation_task_interval: state.automation_task_interval ?? 120,
-        custom_tracking_domain_uuid: null,
-        connection_settings: connection,
-        secrets: sealed,
-        send_status: 'pending',
-        sync_status: 'pending',
-      });
-      return mailboxOut(row);
-    },
+    ...createMailboxOAuth(deps, connections),
   };
 }
 

@@ -8,6 +8,7 @@ import { api, call, messageOf } from '../../api';
 import { when } from '../../ui/format';
 import { senderName, useSenders } from '../../ui/useSenders';
 import { ConnectMailbox, checkInWords } from './ConnectMailbox';
+import { ConnectOAuth, type OAuthProvider } from './ConnectOAuth';
 
 const HEALTH: Record<string, { label: string; color: string }> = {
   ok: { label: 'works', color: 'green' },
@@ -19,6 +20,7 @@ export function MailboxesPage() {
   const queryClient = useQueryClient();
   const { byUuid } = useSenders();
   const [connecting, setConnecting] = useState(false);
+  const [oauth, setOauth] = useState<OAuthProvider>();
   const mailboxes = useQuery({
     queryKey: ['mailboxes'],
     queryFn: () => call(api.GET('/emails/api/mailboxes', { params: { query: { limit: 1000 } } })),
@@ -55,10 +57,20 @@ export function MailboxesPage() {
           A mailbox sends a sender profile’s e-mails and reads the replies. Its logins are checked when you
           connect it.
         </Text>
-        <Button onClick={() => setConnecting(true)}>Connect a mailbox</Button>
+        <Group gap="xs">
+          <Button onClick={() => setConnecting(true)}>Connect a mailbox</Button>
+          <Button variant="default" onClick={() => setOauth('gmail')}>
+            Connect Gmail
+          </Button>
+          <Button variant="default" onClick={() => setOauth('outlook')}>
+            Connect Outlook
+          </Button>
+        </Group>
       </Group>
       {mailboxes.isSuccess && rows.length === 0 && (
-        <Text>No mailbox yet. Connect one with its SMTP and IMAP settings.</Text>
+        <Text>
+          No mailbox yet. Connect one with its SMTP and IMAP settings, or a Gmail or Outlook account.
+        </Text>
       )}
       {rows.length > 0 && (
         <Table aria-label="Mailboxes">
@@ -138,6 +150,7 @@ export function MailboxesPage() {
         </Table>
       )}
       <ConnectMailbox opened={connecting} onClose={() => setConnecting(false)} />
+      <ConnectOAuth provider={oauth} onClose={() => setOauth(undefined)} />
     </Stack>
   );
 }
