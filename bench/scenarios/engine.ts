@@ -29,7 +29,11 @@ const FINISHED = Number(process.env.BENCH_ENGINE_FINISHED ?? 10_000_000);
 const SENDERS = 20;
 /** 1,000,000 as "1M", 100,000 as "100k" (metric names follow the sizes asked for). */
 const count = (n: number) =>
-  n >= 1_000_000 && n % 1_000_000 === 0 ? `${n / 1_000_000}M` : n >= 1000 && n % 1000 === 0 ? `${n / 1000}k` : String(n);
+  n >= 1_000_000 && n % 1_000_000 === 0
+    ? `${n / 1_000_000}M`
+    : n >= 1000 && n % 1000 === 0
+      ? `${n / 1000}k`
+      : String(n);
 
 async function seedTeam(
   db: Database,
