@@ -5,6 +5,7 @@
 export { createEngine, type Engine, type EngineDeps, SimulatedCrash, type TickResult } from './engine.js';
 export { senderActionLimits } from './limits.js';
 /** The node registry: one definition per node type, read by the flows validator and the machine. */
+export type { AnyNodeDefinition, ReferenceKind } from './nodes/define.js';
 export { NODE_TYPE_NAMES, nodeDefinition, payloadValidator } from './nodes/registry.js';
 /** The flow preview: the engine's own machine run in memory over a sample of contacts. */
 export { type PreviewEnrollment, type PreviewRun, runPreview } from './preview/preview-run.js';
