@@ -138,3 +138,20 @@ export const objects = (description: string, maxItems: number, extra: Extra = {}
     },
     extra,
   );
+
+/** A uuid column only the server writes (filterable; in payloads unless the entry says otherwise). */
+export const uuid = (description: string) => ({
+  owner: 'server' as const,
+  sql: 'uuid' as const,
+  filter: { type: 'uuid' as const },
+  schema: uuidOrNull(description),
+});
+
+export function notInPayloads() {
+  return { webhook: false, export: false };
+}
+
+/** LinkedIn profile data that only the record itself shows. */
+export function fromProfileOnly() {
+  return { ...notInPayloads(), profile: true };
+}

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeList } from '../../../test/factories.js';
 import { createTestContext, type TestContext, type TestUser } from '../../../test/harness.js';
 import { EVENT_CATALOG, type EventName } from '../events/events.catalog.js';
+import { ContactSnapshot } from '../events/events.schemas.js';
 import { contactSnapshots } from '../events/events.snapshot.js';
 import { standardColumns } from '../files/export-columns.js';
 import { importTargets } from '../files/import-mapping.js';
@@ -89,6 +90,8 @@ describe('the contact field catalog', () => {
     const real = (await contactSnapshots(alice.teamId, sql`l.uuid = ${lead.uuid}`).execute(ctx.db)).rows[0]!;
     expect(Object.keys(real.contact)).toEqual(Object.keys(sample));
     expect(Object.keys(sample)).toEqual(expect.arrayContaining(keys((field) => field.webhook)));
+    // The payload schema (OpenAPI and the sample endpoints' serializer) names every key, in order.
+    expect(Object.keys(ContactSnapshot.properties)).toEqual(Object.keys(sample));
     const fromSample = await samplePayload(ctx.db, alice.teamId, name, lead.uuid as string);
     expect(fromSample.contact).toEqual(real.contact);
   });

@@ -3,7 +3,6 @@
 // their samples, template variables, enrichment and the bulk INSERTs all derive from it. A plain text
 // column is one line here (after its migration and the line in leads.tables.ts); lead-catalog.test.ts
 // fails when a column of the table is neither here nor in SERVER_ONLY_COLUMNS.
-import { sql } from 'kysely';
 import { Type } from 'typebox';
 import {
   DateTime,
@@ -25,48 +24,40 @@ import {
   enumOf,
   enumOrNull,
   flag,
+  fromProfileOnly,
   int,
+  notInPayloads,
   objects,
   str,
   text,
   textInput,
   texts,
-  uuidOrNull,
+  uuid,
 } from './lead-catalog.kinds.js';
+import {
+  EMAIL_STATUSES,
+  type IdentifierField,
+  LEAD_STATUSES,
+  LINKEDIN_STATUSES,
+  profileUrl,
+  salesNavigatorUrl,
+} from './lead-catalog.values.js';
 
-/** Enrichment state of the LinkedIn data (the hosted service's values). */
-export const LINKEDIN_STATUSES = [
-  'need_enrichment',
-  'enrichment_failed',
-  'no_data',
-  'blocked',
-  'ok',
-] as const;
-/** State of the e-mail address. */
-export const EMAIL_STATUSES = ['need_search', 'no_data', 'unsubscribed', 'ok'] as const;
-/** Record quality; set by the service, not by clients. */
-export const LEAD_STATUSES = ['ok', 'failed_validation', 'no_contact_data', 'duplicate'] as const;
+export {
+  EMAIL_STATUSES,
+  IDENTIFYING_INPUTS,
+  type IdentifierField,
+  LEAD_STATUSES,
+  LINKEDIN_STATUSES,
+  NAME_INPUTS,
+} from './lead-catalog.values.js';
 
 /** Columns of `leads` that are no field of the record (lead-catalog.test.ts checks the two add up). */
 export const SERVER_ONLY_COLUMNS = ['search_text'] as const;
 
 const lower = (value: string) => value.trim().toLowerCase();
 const email = (description: string) => Type.Optional(Nullable(EmailText({ description })));
-const uuid = (description: string) => ({
-  owner: 'server' as const,
-  sql: 'uuid' as const,
-  filter: { type: 'uuid' as const },
-  schema: uuidOrNull(description),
-});
 const SAMPLE_UUID = '0190d4c2-7b1e-7c3a-9f00-00000000000';
-
-// Same URLs as linkedInProfileUrl() and salesNavigatorUrl() in src/lib/linkedin.ts; plain ASCII
-// nicknames skip the encoder.
-const profileUrl = sql`case
-  when l.linkedin is null then null
-  when l.linkedin ~ '^[A-Za-z0-9_-]+$' then 'https://www.linkedin.com/in/' || l.linkedin
-  else 'https://www.linkedin.com/in/' || leadflow_url_encode(l.linkedin) end`;
-const salesNavigatorUrl = sql`'https://www.linkedin.com/sales/lead/' || l.sn_id`;
 
 export const LEAD_CATALOG: readonly CatalogField[] = defineCatalog('l', {
   uuid: { ...uuid(''), schema: Uuid('Contact identifier'), sample: `${SAMPLE_UUID}1` },
@@ -396,18 +387,6 @@ export const LEAD_CATALOG: readonly CatalogField[] = defineCatalog('l', {
   updated_at: { owner: 'server', sql: 'timestamptz', schema: DateTime(), filter: { type: 'datetime' } },
 });
 
-function notInPayloads() {
-  return { webhook: false, export: false };
-}
-
-/** LinkedIn profile data that only the record itself shows. */
-function fromProfileOnly() {
-  return { ...notInPayloads(), profile: true };
-}
-
-/** Every field by key. */
-export const LEAD_FIELD = new Map(LEAD_CATALOG.map((field) => [field.key, field]));
-
 /** Columns of the contact table that are fields of the record. */
 export const LEAD_COLUMNS = storedFields(LEAD_CATALOG);
 
@@ -415,24 +394,3 @@ export const LEAD_COLUMNS = storedFields(LEAD_CATALOG);
 export const IDENTIFIER_FIELDS = LEAD_CATALOG.filter((field) => field.identifier).map(
   (field) => field.key,
 ) as readonly IdentifierField[];
-export type IdentifierField =
-  | 'ln_member_id'
-  | 'ln_id'
-  | 'sn_id'
-  | 'linkedin'
-  | 'work_email'
-  | 'personal_email';
-
-/** Input keys that identify a contact: the identifier columns and the aliases parsed into them. */
-export const IDENTIFYING_INPUTS = [
-  'linkedin_id',
-  'linkedin',
-  'ln_member_id',
-  'ln_id',
-  'sn_id',
-  'email',
-  'work_email',
-  'personal_email',
-] as const;
-/** Input keys that name a contact. */
-export const NAME_INPUTS = ['name', 'first_name', 'last_name'] as const;

@@ -15,6 +15,7 @@ import { type Contact, contactName } from './contact';
 import { FilterBuilder, useFilterFields } from './FilterBuilder';
 import { type Condition, toFilter } from './filter-model';
 import { NewContactButton } from './NewContactButton';
+import { SavedViews } from './SavedViews';
 
 const SORTABLE = ['name', 'company_name', 'created_at', 'updated_at'] as const;
 type SortField = (typeof SORTABLE)[number];
@@ -94,6 +95,15 @@ export function ContactsPage() {
           Contacts
         </Title>
         <Group>
+          <SavedViews
+            current={{ conditions, visibility, sort }}
+            onOpen={(view) => {
+              setConditions(view.conditions);
+              setVisibility(view.visibility);
+              setSort(view.sort);
+              clearSelection();
+            }}
+          />
           <ColumnChooser
             columns={COLUMNS.map((c) => ({ id: c.id, label: c.header }))}
             visibility={visibility}
