@@ -1,5 +1,6 @@
 // Every benchmark scenario; `npm run bench -- <name...>` runs a subset.
 import type { Scenario } from '../lib.js';
+import { analyticsScenario } from './analytics.js';
 import { authScenario } from './auth.js';
 import { builderScenario } from './builder.js';
 import { companiesScenario } from './companies.js';
@@ -30,6 +31,7 @@ export const scenarios: Scenario[] = [
   engineScenario,
   previewScenario,
   builderScenario,
+  analyticsScenario,
   tasksScenario,
   linkedinScenario,
   linkedinSyncScenario,

@@ -5,12 +5,13 @@
 export { createEngine, type Engine, type EngineDeps, SimulatedCrash, type TickResult } from './engine.js';
 export { senderActionLimits } from './limits.js';
 /** The node registry: one definition per node type, read by the flows validator and the machine. */
+export type { AnyNodeDefinition, ReferenceKind } from './nodes/define.js';
 export { NODE_TYPE_NAMES, nodeDefinition, payloadValidator } from './nodes/registry.js';
 /** The flow preview: the engine's own machine run in memory over a sample of contacts. */
 export { type PreviewEnrollment, type PreviewRun, runPreview } from './preview/preview-run.js';
 export { dailyLimitOf, newLane, type QueuedAction, type SenderLane } from './preview/preview-senders.js';
 export type { ActionRenderer } from './render.js';
-export type { CrashPoint, SenderLimits } from './run/dispatch.js';
+export { type CrashPoint, type SenderLimits, senderActions } from './run/dispatch.js';
 export type { EnrollmentRow, SenderRow, SignalRow } from './run/work.js';
 /** How channels report what a contact did (a reply, an acceptance, an open): triggers wake, stop rules apply. */
 export { type IncomingSignal, ingestSignals, ingestSignalsIn } from './signals.js';

@@ -10,6 +10,7 @@ import { endEnrollments } from '../enrollments/enrollment-signals.js';
 import { type EventInput, emitEvents } from '../events/emit.js';
 import { senderObject } from '../events/event-objects.js';
 import type { SignalKind } from './engine.tables.js';
+import { triggersFiredBy } from './nodes/triggers.js';
 
 export type IncomingSignal = {
   kind: SignalKind;
@@ -23,16 +24,6 @@ export type IncomingSignal = {
 };
 
 const REPLY_KINDS: SignalKind[] = ['linkedin_replied', 'linkedin_inmail_replied', 'email_replied'];
-
-/** The trigger node types each signal fires. */
-const TRIGGERS: Partial<Record<SignalKind, string[]>> = {
-  connection_accepted: ['trigger_linkedin_connection_request_accepted'],
-  linkedin_replied: ['trigger_message_replied'],
-  linkedin_inmail_replied: ['trigger_message_replied'],
-  email_replied: ['trigger_message_replied'],
-  email_opened: ['trigger_email_opened'],
-  link_clicked: ['trigger_link_clicked'],
-};
 
 /** Conversion kind and the action types whose node earns it. */
 const CONVERSIONS: Partial<Record<SignalKind, { kind: string; types: string[] }>> = {
@@ -106,7 +97,7 @@ async function applySignals(trx: Executor, teamId: number, now: Date, signals: S
   // Wake the enrollments waiting at a trigger these signals fire: they take branch 1 when claimed.
   const wokenByKind = new Map<SignalKind, Enrollment[]>();
   for (const kind of new Set(signals.map((s) => s.kind))) {
-    const triggers = TRIGGERS[kind] ?? [];
+    const triggers = triggersFiredBy(kind);
     if (triggers.length === 0) continue;
     const targets = [
       ...new Map(

@@ -3,8 +3,7 @@
 // contact sources list (a sender deleted or disabled after the version was saved counts as missing, an
 // enabled one without an active mailbox or a running seat is named for the steps it cannot take).
 import type { Executor } from '../../db/database.js';
-import { nodeDefinition } from '../engine/index.js';
-import type { AnyNodeDefinition } from '../engine/nodes/define.js';
+import { type AnyNodeDefinition, nodeDefinition } from '../engine/index.js';
 import { type SenderChannels, selectSenderChannels } from '../senders/senders.repository.js';
 import { selectVersionOutlines } from './versions/versions.repository.js';
 

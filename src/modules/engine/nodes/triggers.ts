@@ -51,6 +51,9 @@ function happened(work: Work, rule: SignalRule, ctx: BatchContext): boolean {
   );
 }
 
+/** Each trigger type's signal rule (what wakes an enrollment waiting at it). */
+const RULES = new Map<string, SignalRule>();
+
 const runTrigger =
   (rule: SignalRule) =>
   (work: Work, node: NodeOf<TriggerPayload>, ctx: BatchContext): WorkStep => {
@@ -85,6 +88,7 @@ function trigger<P extends TSchema>(
   rule: SignalRule,
   needsSender = true,
 ) {
+  RULES.set(type, rule);
   return defineNode({
     types: { [type]: description },
     category: 'trigger',
@@ -137,3 +141,8 @@ export const TRIGGER_NODES = [
     false,
   ),
 ];
+
+/** The trigger types a signal of `kind` fires (signals.ts wakes the enrollments waiting at them). */
+export function triggersFiredBy(kind: SignalKind): string[] {
+  return [...RULES].filter(([, rule]) => rule.kinds.includes(kind)).map(([type]) => type);
+}

@@ -7,6 +7,7 @@
 import type { SandboxSettings } from '../../browsers/sandbox/sandbox-driver.js';
 import type { Channel } from '../../channels/driver.js';
 import type { SignalKind } from '../engine.tables.js';
+import { triggersFiredBy } from '../nodes/triggers.js';
 import type { ComposedAction, PreparedRender } from '../render.js';
 import { advance } from '../run/machine.js';
 import { renderAction, scheduleFor } from '../run/step-context.js';
@@ -78,12 +79,6 @@ export type PreviewRun = {
   conversions: Map<number, { accepted: number; replied: number }>;
 };
 
-const TRIGGERS: Partial<Record<SignalKind, string>> = {
-  connection_accepted: 'trigger_linkedin_connection_request_accepted',
-  linkedin_replied: 'trigger_message_replied',
-  linkedin_inmail_replied: 'trigger_message_replied',
-  email_replied: 'trigger_message_replied',
-};
 const MESSAGE_TYPES = new Set(['linkedin_send_message', 'linkedin_send_inmail', 'email_send_message']);
 const CONVERTS: Partial<Record<SignalKind, { kind: 'accepted' | 'replied'; types: string[] }>> = {
   connection_accepted: { kind: 'accepted', types: ['linkedin_send_connection_request'] },
@@ -286,7 +281,7 @@ export async function runPreview(setup: PreviewSetup): Promise<PreviewRun> {
     if (e.fl.sender_profile_uuid !== sender) return;
     const waitingAt = version.nodes.get(e.fl.flow_node_id ?? -1)?.type;
     const wait = (e.fl.wait ?? {}) as Record<string, unknown>;
-    if (running(e) && wait.kind === 'trigger' && waitingAt === TRIGGERS[kind]) {
+    if (running(e) && wait.kind === 'trigger' && waitingAt && triggersFiredBy(kind).includes(waitingAt)) {
       e.fl.wait = { ...wait, happened: true };
       wake(e, now);
       return;

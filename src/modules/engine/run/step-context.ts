@@ -20,17 +20,20 @@ export function scheduleFor(
   return { schedule, zone };
 }
 
+/** An action node: its text and subject, when it has them (its payload passed its schema). */
+export type RenderedNode = EngineNode<{ template?: string; subject?: string }>;
+
 /** An action node's text and subject for the work's contact and sender, seeded per enrollment step. */
-export function renderAction(prepared: PreparedRender, work: Work, node: EngineNode): ComposedAction {
+export function renderAction(prepared: PreparedRender, work: Work, node: RenderedNode): ComposedAction {
   const seed = `${work.fl.uuid}:${node.id}`;
   const text = prepared.render(
-    typeof node.payload.template === 'string' ? node.payload.template : null,
+    node.payload.template ?? null,
     work.fl.lead_uuid,
     work.fl.sender_profile_uuid,
     seed,
   );
   const subject =
-    typeof node.payload.subject === 'string'
+    node.payload.subject !== undefined
       ? prepared.render(node.payload.subject, work.fl.lead_uuid, work.fl.sender_profile_uuid, `${seed}:s`)
       : { text: null, missing: [] as string[], error: undefined as string | undefined };
   const error = text.error

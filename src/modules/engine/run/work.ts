@@ -11,6 +11,7 @@ import type { LeadSignalsTable } from '../engine.tables.js';
 import type { CallApiPayload } from '../nodes/http.js';
 import type { ComposedAction, Rendered } from '../render.js';
 import type { CompiledVersion, EngineNode } from '../version.js';
+import type { RenderedNode } from './step-context.js';
 
 export type EnrollmentRow = Selectable<FlowLeadsTable>;
 export type FlowRow = Selectable<FlowsTable>;
@@ -130,7 +131,7 @@ export type BatchContext = {
   webhookTargets: Set<string>;
   defaults: { triggerWaitSeconds: number };
   scheduleOf(work: Work): { schedule: Schedule; zone: string };
-  render(work: Work, node: EngineNode): ComposedAction;
+  render(work: Work, node: RenderedNode): ComposedAction;
   /** Composes the message of an action node's saved AI template (the batch calls it for a Need). */
   compose(work: Work, node: EngineNode): Promise<ComposedAction>;
   /** Renders any template string for the work's contact and sender (missing values blank). */

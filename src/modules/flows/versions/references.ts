@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../../db/database.js';
 import { isUuid } from '../../../lib/ids.js';
 import { selectAttachmentsByUuids } from '../../attachments/attachments.repository.js';
-import type { ReferenceKind } from '../../engine/nodes/define.js';
+import type { ReferenceKind } from '../../engine/index.js';
 import { selectExistingTagUuids } from '../../tags/tags.repository.js';
 
 /** Answers which of `uuids` (lower-case, valid) name a record of the team. */

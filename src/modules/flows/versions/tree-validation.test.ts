@@ -2,7 +2,7 @@
 // and says what is wrong.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext, type TestUser } from '../../../../test/harness.js';
-import { NODE_TYPE_NAMES, nodeDefinition } from '../../engine/nodes/registry.js';
+import { NODE_TYPE_NAMES, nodeDefinition } from '../../engine/index.js';
 import {
   createFlow,
   linearTree,

@@ -4,8 +4,12 @@
 // checks that need the database (references, contact filters) and answers one 422 with all of them.
 import { validationFailure } from '../../../http/validation.js';
 import { isUuid } from '../../../lib/ids.js';
-import { NODE_TYPE_NAMES, nodeDefinition, payloadValidator } from '../../engine/index.js';
-import type { AnyNodeDefinition } from '../../engine/nodes/define.js';
+import {
+  type AnyNodeDefinition,
+  NODE_TYPE_NAMES,
+  nodeDefinition,
+  payloadValidator,
+} from '../../engine/index.js';
 import { checkTemplate } from '../../templates/render/render.js';
 import type { ReferenceUse } from './references.js';
 import type { ContactSourceInput, NodeInput } from './versions.schemas.js';
