@@ -2,8 +2,8 @@
 // the engine's deterministic simulation on a dedicated database; prints the figures and every
 // invariant, and exits 1 when one is broken.
 import { parseArgs } from 'node:util';
-import { runSimulation } from '../src/modules/engine/sim/simulation.js';
 import { startBenchServer } from './lib.js';
+import { runSimulation } from './simulation.js';
 
 const { values } = parseArgs({
   options: {

@@ -112,6 +112,29 @@ try {
           .waitFor(),
     ],
     ['flow-builder', `/flows/${demo.flowUuid}`, (p) => p.locator('.react-flow__node').first().waitFor()],
+    [
+      'flow-preview',
+      `/flows/${demo.flowUuid}`,
+      async (p) => {
+        await p.getByRole('button', { name: 'What will happen' }).click();
+        const drawer = p.getByRole('dialog', { name: 'What will happen' });
+        await drawer.getByRole('button', { name: 'Run preview' }).click();
+        await drawer
+          .getByRole('region', { name: /^Actions per day of / })
+          .first()
+          .waitFor({ timeout: 30_000 });
+      },
+    ],
+    [
+      'flow-contacts',
+      `/flows/${demo.flowUuid}/contacts`,
+      (p) => p.getByRole('table', { name: 'Contacts in this flow' }).waitFor(),
+    ],
+    [
+      'analytics',
+      '/analytics',
+      (p) => p.getByRole('region', { name: 'Actions per day per channel' }).waitFor(),
+    ],
     ['settings-api-keys', '/settings/api-keys', (p) => p.getByRole('table', { name: 'API keys' }).waitFor()],
     [
       'settings-blacklist',

@@ -47,7 +47,7 @@ import { createCustomFieldsService } from './modules/custom-fields/custom-fields
 import {
   dataSourceJobHandler,
   resumeStalledDataSourcesHandler,
-} from './modules/data-sources/data-sources.runner.js';
+} from './modules/data-sources/data-sources.jobs.js';
 import { createDataSourcesService } from './modules/data-sources/data-sources.service.js';
 import { createEmailModule } from './modules/email/email.module.js';
 import { emailDriverFactory } from './modules/email/sending/email-driver.js';

@@ -3,8 +3,8 @@
 import type { Database } from '../src/db/database.js';
 import { newId } from '../src/lib/ids.js';
 import type { Schedule } from '../src/lib/schedule.js';
-import { buildNodes, type NodeSpec } from '../src/modules/engine/sim/node-specs.js';
 import { makeLeads, makeList } from './factories.js';
+import { buildNodes, type NodeSpec } from './node-specs.js';
 
 export { buildNodes, type NodeSpec };
 

@@ -2,8 +2,9 @@
 // five time zones, the simulation's flow (invitation, acceptance trigger, message, A/B split, filter,
 // reply trigger), 1,000 and 10,000 contacts over 30 days. Reports the whole answer's time beside the
 // simulation loop's own (the rest: loading contacts and senders, preparing the renderer, the report).
-import { setupScenario } from '../../src/modules/engine/sim/simulation.js';
+
 import { type BenchRow, median, type Scenario } from '../lib.js';
+import { setupScenario } from '../simulation.js';
 
 const START = new Date('2026-03-02T08:00:00Z');
 

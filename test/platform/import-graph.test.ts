@@ -15,11 +15,10 @@ const KNOWN_CYCLE_MODULES: string[] = ['companies', 'data-sources', 'files', 'le
 const KNOWN_ENGINE_INTERNAL_IMPORTERS: string[] = ['src/modules/linkedin-messages/linkedin-send.ts'];
 
 /** Files of src/modules that still import src/deps.ts. */
-const KNOWN_DEPS_IMPORTERS: string[] = ['src/modules/engine/sim/simulation.ts'];
+const KNOWN_DEPS_IMPORTERS: string[] = [];
 
 /** Routes and services that still import values from kysely (SQL belongs in repositories). */
 const KNOWN_SQL_IN_ROUTES_AND_SERVICES: string[] = [
-  'src/modules/browsers/live-view/live-view.service.ts',
   'src/modules/companies/companies.service.ts',
   'src/modules/email/emails/emails.service.ts',
   'src/modules/email/tracking/tracking.service.ts',

@@ -12,12 +12,8 @@ import { systemClock } from '../../lib/clock.js';
 import { createLogger } from '../../lib/logger.js';
 import { createSandboxReader } from '../browsers/sandbox/sandbox-reader.js';
 import type { LinkedInReader, ReaderRegistry, SearchPage } from '../channels/reader.js';
-import {
-  type DataSourceRunnerDeps,
-  dataSourceJobHandler,
-  resumeStalledDataSources,
-  runDataSource,
-} from './data-sources.runner.js';
+import { dataSourceJobHandler, resumeStalledDataSources } from './data-sources.jobs.js';
+import { type DataSourceRunnerDeps, runDataSource } from './data-sources.runner.js';
 
 let ctx: TestContext;
 let alice: TestUser;

@@ -4,8 +4,8 @@ import { AppError, invalidField, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { envelope, type PageParams, resolvePage } from '../../lib/pagination.js';
 import { requireList, resolveTagInputs } from '../leads/leads.references.js';
+import { scheduleDataSourceRun } from './data-sources.jobs.js';
 import * as repo from './data-sources.repository.js';
-import { scheduleDataSourceRun } from './data-sources.runner.js';
 import type { DataSourcePayload } from './data-sources.tables.js';
 import {
   type DataSourceStatus,

@@ -1,8 +1,8 @@
 // A short run of the deterministic simulation (npm run simulate runs the 30-day one): every invariant
 // holds with workers killed at random points along the way.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSimulation } from '../../../bench/simulation.js';
 import { createTestContext, type TestContext } from '../../../test/harness.js';
-import { runSimulation } from './sim/simulation.js';
 
 let ctx: TestContext;
 beforeAll(async () => {

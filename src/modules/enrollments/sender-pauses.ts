@@ -3,22 +3,17 @@
 // dispatcher's index (schedule_at null). When the cause goes away everything parked for it resumes.
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
+import { CHANNEL_SPECS } from '../channels/channel-specs.js';
 import type { Channel } from '../channels/driver.js';
 
-/** Reasons a sender's enrollments are parked for, with what clears each. */
+/** Reasons a sender's enrollments are parked for, with what clears each (the channels' own in their spec). */
 export const SENDER_PAUSE_REASONS = {
   sender_disabled: 'the sender profile is enabled again',
-  no_linkedin_seat: 'a LinkedIn seat is created for the sender',
-  seat_login_issue: 'the seat is logged in and running again',
-  no_mailbox: 'a mailbox is connected to the sender',
-  mailbox_unavailable: 'the mailbox is active again',
+  ...CHANNEL_SPECS.linkedin.pauseReasons,
+  ...CHANNEL_SPECS.email.pauseReasons,
 } as const;
 
 export type SenderPauseReason = keyof typeof SENDER_PAUSE_REASONS;
-
-function channelTypes(channel: Channel) {
-  return channel === 'email' ? sql`t.type = 'email_send_message'` : sql`t.type like 'linkedin_%'`;
-}
 
 /** Parks the sender's enrollments waiting for a `channel` action. Returns how many. */
 export async function parkSenderActions(
@@ -33,7 +28,7 @@ export async function parkSenderActions(
       update tasks t set schedule_at = null, updated_at = now()
       where t.team_id = ${teamId} and t.sender_profile_uuid = ${senderUuid} and t.status = 'in_progress'
         and t.automation = 'auto' and t.taken_to_execute_at is null and t.schedule_at is not null
-        and ${channelTypes(channel)}
+        and ${CHANNEL_SPECS[channel].taskTypes}
       returning t.flow_lead_uuid
     )
     update flow_leads fl set status = 'paused', reason = ${reason}, next_run_at = null, updated_at = now(),

@@ -33,7 +33,6 @@ import {
   textInput,
   texts,
   uuid,
-  uuidOrNull,
 } from './lead-catalog.kinds.js';
 import {
   EMAIL_STATUSES,

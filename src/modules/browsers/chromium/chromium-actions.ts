@@ -91,8 +91,10 @@ export async function sendMessage(
   text: string,
   inmail: { subject: string | null } | null,
   files: AttachmentFile[] = [],
+  profileId: string | null = null,
 ): Promise<ActionOutcome> {
-  const kind = await p.go(page, inmail ? p.urls.inmail(handle) : p.urls.compose(handle));
+  const url = inmail ? p.urls.inmail(handle, profileId) : p.urls.compose(handle, profileId);
+  const kind = await p.go(page, url);
   if (kind === 'not_found') stop('not_found', `LinkedIn has no profile ${handle}.`);
   // The composer, or an upsell in its place (a Premium link elsewhere on the page means nothing).
   const shown = await p.until(
@@ -280,9 +282,10 @@ export async function checkAction(
     }
     case 'linkedin_send_message':
     case 'linkedin_send_inmail': {
+      const id = request.lead.ln_id;
       const kind = await p.go(
         page,
-        request.type === 'linkedin_send_inmail' ? p.urls.inmail(handle) : p.urls.compose(handle),
+        request.type === 'linkedin_send_inmail' ? p.urls.inmail(handle, id) : p.urls.compose(handle, id),
       );
       if (kind !== 'messaging' || !text) return 'unknown';
       // Only a thread we can see, with its composer, can say "not sent".

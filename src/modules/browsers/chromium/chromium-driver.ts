@@ -53,10 +53,10 @@ export function createChromiumDriver(seat: ChromiumSeat, options: ChromiumOption
         return connect(p, page, h, text);
       case 'linkedin_send_message':
         if (!text) stop('invalid_recipient', 'The message is empty.');
-        return sendMessage(p, page, h, text!, null, files);
+        return sendMessage(p, page, h, text!, null, files, request.lead.ln_id);
       case 'linkedin_send_inmail':
         if (!text) stop('invalid_recipient', 'The InMail is empty.');
-        return sendMessage(p, page, h, text!, { subject: request.subject }, files);
+        return sendMessage(p, page, h, text!, { subject: request.subject }, files, request.lead.ln_id);
       case 'linkedin_visit_profile': {
         // Opening the profile is the visit (LinkedIn records it on load); no card needs to be read.
         const kind = await p.go(page, p.urls.profile(h));

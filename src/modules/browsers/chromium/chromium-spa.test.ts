@@ -93,12 +93,12 @@ describe('the Chromium driver on a single-page replica', { timeout: 180_000 }, (
       ok: true,
     });
     connect('person-2');
-    // A Premium link in the sidebar is no upsell: the message goes out.
-    expect(
-      await driver.perform(request('linkedin_send_message', 'person-2', { text: 'Hello 2' })),
-    ).toMatchObject({
-      ok: true,
-    });
+    // A Premium link in the sidebar is no upsell: the message goes out. With the contact's profile id the
+    // composer opens as the real site's (profileUrn + recipient id), and it reaches that very member.
+    const hello = request('linkedin_send_message', 'person-2', { text: 'Hello 2' });
+    hello.lead.ln_id = 'ACoAAP0002';
+    expect(await driver.perform(hello)).toMatchObject({ ok: true });
+    expect(await driver.checkOutcome(hello)).toBe('done');
     expect(await driver.perform(request('linkedin_like_latest_post', 'person-3'))).toMatchObject({
       ok: true,
     });

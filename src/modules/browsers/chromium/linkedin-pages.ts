@@ -120,8 +120,14 @@ export function linkedInUrls(baseUrl: string) {
     recentActivity: (handle: string) => `${base}/in/${enc(handle)}/recent-activity/all/`,
     skills: (handle: string) => `${base}/in/${enc(handle)}/details/skills/`,
     inbox: () => `${base}/messaging/`,
-    compose: (handle: string) => `${base}/messaging/compose/?recipient=${enc(handle)}`,
-    inmail: (handle: string) => `${base}/messaging/compose/?recipient=${enc(handle)}&inmail=true`,
+    /**
+     * A conversation with a member. With their profile id (`ACoA...`) the form the real site opens from a
+     * profile (real: linkedin-mcp-server); the bare `?recipient=<vanity>` may show no composer there.
+     */
+    compose: (handle: string, profileId?: string | null) => composeUrl(base, handle, profileId),
+    /** replica-only flag: on linkedin.com an InMail is the same composer for a member you are not connected to. */
+    inmail: (handle: string, profileId?: string | null) =>
+      `${composeUrl(base, handle, profileId)}&inmail=true`,
     sentInvitations: () => `${base}/mynetwork/invitation-manager/sent/`,
     /** The member's connections, most recently added first, each with its date. */
     connections: () => `${base}/mynetwork/invite-connect/connections/`,
@@ -136,6 +142,14 @@ export function linkedInUrls(baseUrl: string) {
       return url.toString();
     },
   };
+}
+
+function composeUrl(base: string, handle: string, profileId?: string | null): string {
+  const enc = encodeURIComponent;
+  if (profileId && /^ACo[A-Za-z0-9_-]+$/.test(profileId)) {
+    return `${base}/messaging/compose/?profileUrn=${enc(`urn:li:fsd_profile:${profileId}`)}&recipient=${enc(profileId)}&screenContext=NON_SELF_PROFILE_VIEW&interop=msgOverlay`;
+  }
+  return `${base}/messaging/compose/?recipient=${enc(handle)}`;
 }
 
 /** The handle of a profile URL (`/in/<handle>/...`), lower case; null for other URLs. */

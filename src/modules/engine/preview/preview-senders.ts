@@ -11,16 +11,12 @@ import {
   type SandboxSenderState,
   type SandboxSettings,
 } from '../../browsers/sandbox/sandbox-driver.js';
-import { type ActionType, type Channel, LINKEDIN_ACTIONS } from '../../channels/driver.js';
+import { CHANNEL_SPECS } from '../../channels/channel-specs.js';
+import type { ActionType, Channel } from '../../channels/driver.js';
 import { senderActionLimits } from '../limits.js';
 import { FAILURE_HANDLING } from '../run/outcomes.js';
 import type { SenderRow } from '../run/work.js';
 import { usageWindowOf } from './preview-time.js';
-
-const CHANNEL_ACTIONS: Record<Channel, readonly ActionType[]> = {
-  linkedin: LINKEDIN_ACTIONS,
-  email: ['email_send_message'],
-};
 
 /** An action waiting for its sender (the task of an enrollment's current step). */
 export type QueuedAction = {
@@ -180,7 +176,7 @@ function roomOf(lane: SenderLane, now: Date) {
   const window = usageWindowOf(lane.sender, now);
   const blocked = new Set<string>();
   let reopenAt = Number.POSITIVE_INFINITY;
-  for (const type of CHANNEL_ACTIONS[lane.channel]) {
+  for (const type of CHANNEL_SPECS[lane.channel].actions) {
     const limit = limitOf(lane, type, window.date);
     const used = usedOf(lane, type, window.date, window.weekDates);
     const left = Math.min(

@@ -12,6 +12,7 @@ import type { Database, Executor } from '../../../db/database.js';
 import { claimAcrossTeams } from '../../../db/team-claims.js';
 import { uniform } from '../../../lib/rng.js';
 import { isOpenAt, nextOpenInstant, type Schedule } from '../../../lib/schedule.js';
+import { ACTION_TASK_TYPES, CHANNEL_SPECS } from '../../channels/channel-specs.js';
 import {
   type ActionLead,
   type ActionOutcome,
@@ -20,7 +21,6 @@ import {
   type Channel,
   type ChannelDriver,
   type DriverRegistry,
-  LINKEDIN_ACTIONS,
   type SentActionsHook,
   TEXT_ACTIONS,
 } from '../../channels/driver.js';
@@ -62,11 +62,6 @@ type StateRow = {
   flow_turns: Record<string, string>;
   actions_done: number;
   claim_token: number;
-};
-
-const CHANNEL_ACTIONS: Record<Channel, readonly ActionType[]> = {
-  linkedin: LINKEDIN_ACTIONS,
-  email: ['email_send_message'],
 };
 
 /** Actions one claim may take back to back when the sender's gap is zero (benchmarks, tests). */
@@ -200,8 +195,7 @@ async function candidates(
   blocked: string[],
   perFlow: number,
 ): Promise<Candidate[]> {
-  const channelFilter =
-    state.channel === 'email' ? sql`t.type = 'email_send_message'` : sql`t.type like 'linkedin_%'`;
+  const channelFilter = CHANNEL_SPECS[state.channel].taskTypes;
   const result = await sql<Candidate>`
     select t.*, f.priority as flow_priority, f.schedule as flow_schedule, f.use_sender_schedule
     from flows f
@@ -209,7 +203,7 @@ async function candidates(
       select * from tasks t
       where t.team_id = ${state.team_id} and t.sender_profile_uuid = ${state.sender_profile_uuid}
         and t.flow_uuid = f.uuid and t.status = 'in_progress' and t.automation = 'auto'
-        and t.taken_to_execute_at is null and (t.type like 'linkedin_%' or t.type = 'email_send_message')
+        and t.taken_to_execute_at is null and ${ACTION_TASK_TYPES}
         and ${channelFilter} and t.type <> all(${blocked}::text[]) and t.schedule_at <= ${now}
       order by t.schedule_at
       limit ${perFlow}
@@ -221,13 +215,12 @@ async function candidates(
 
 /** The earliest future instant a ready (not blocked) action of this sender becomes due. */
 async function nextReadyAt(db: Executor, state: StateRow, blocked: string[]): Promise<Date | null> {
-  const channelFilter =
-    state.channel === 'email' ? sql`t.type = 'email_send_message'` : sql`t.type like 'linkedin_%'`;
+  const channelFilter = CHANNEL_SPECS[state.channel].taskTypes;
   const result = await sql<{ at: Date | null }>`
     select min(t.schedule_at) as at from tasks t
     where t.team_id = ${state.team_id} and t.sender_profile_uuid = ${state.sender_profile_uuid}
       and t.status = 'in_progress' and t.automation = 'auto' and t.taken_to_execute_at is null
-      and (t.type like 'linkedin_%' or t.type = 'email_send_message') and ${channelFilter}
+      and ${ACTION_TASK_TYPES} and ${channelFilter}
       and t.type <> all(${blocked}::text[]) and t.schedule_at is not null
   `.execute(db);
   return result.rows[0]?.at ?? null;
@@ -507,7 +500,7 @@ export async function dispatchSender(deps: DispatchDeps, state: StateRow, now: D
     const sooner = (at: Date) => {
       if (!reopenAt || at < reopenAt) reopenAt = at;
     };
-    for (const type of CHANNEL_ACTIONS[state.channel]) {
+    for (const type of CHANNEL_SPECS[state.channel].actions) {
       const limit = deps.limits(sender, type, window.date);
       const count = used.get(type);
       const paused = state.paused_until[type] ?? state.paused_until['*'];

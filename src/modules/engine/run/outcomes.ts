@@ -4,6 +4,7 @@
 // whole burst of a sender's actions; done actions are written set-based.
 import { sql } from 'kysely';
 import type { Database, Executor } from '../../../db/database.js';
+import { sentOf } from '../../channels/channel-specs.js';
 import type {
   ActionOutcome,
   ActionRequest,
@@ -13,7 +14,6 @@ import type {
 } from '../../channels/driver.js';
 import { type EventInput, emitEvents } from '../../events/emit.js';
 import { flowObject, senderObject } from '../../events/event-objects.js';
-import type { EventName } from '../../events/events.catalog.js';
 import { ingestSignalsIn } from '../signals.js';
 import type { TaskRow } from './work.js';
 
@@ -55,16 +55,6 @@ export const FAILURE_HANDLING: Record<FailureReason, Handling> = {
   mailbox_limit: 'limit',
   no_email_address: 'skip',
   email_suppressed: 'skip',
-};
-
-const SENT: Partial<Record<ActionType, { event: EventName; channel: string }>> = {
-  linkedin_send_connection_request: {
-    event: 'sender_profile_sent_linkedin_connection_request',
-    channel: 'linkedin_connection_request',
-  },
-  linkedin_send_message: { event: 'sender_profile_sent_linkedin_message', channel: 'linkedin_message' },
-  linkedin_send_inmail: { event: 'sender_profile_sent_linkedin_inmail', channel: 'linkedin_inmail' },
-  email_send_message: { event: 'sender_profile_sent_email', channel: 'email' },
 };
 
 export type ActionResult = { task: TaskRow; request: ActionRequest; outcome: ActionOutcome };
@@ -187,7 +177,7 @@ async function recordSent(
   now: Date,
   onSent: SentActionsHook[],
 ) {
-  const sends = done.filter((d) => SENT[d.request.type]);
+  const sends = done.filter((d) => sentOf(d.request.type));
   if (sends.length === 0) return;
   // The channels' own records of what the flows sent (the LinkedIn messages list: automation "auto").
   const sent = sends.map(({ task, request, outcome }) => ({
@@ -212,7 +202,7 @@ async function recordSent(
     trx,
     teamId,
     sends.map(({ task, request, outcome }) => ({
-      name: (SENT[request.type] as { event: EventName }).event,
+      name: sentOf(request.type)!.event,
       leadUuid: task.lead_uuid,
       sender_profile: senderOf.get(task.sender_profile_uuid) ?? null,
       automation: flowOf.get(task.flow_uuid) ?? null,
@@ -225,7 +215,7 @@ async function recordSent(
     .map((d) => ({
       flow_lead_uuid: d.task.flow_lead_uuid,
       flow_node_id: d.task.flow_node_id,
-      channel: (SENT[d.request.type] as { channel: string }).channel,
+      channel: sentOf(d.request.type)!.channel,
     }));
   if (conversions.length > 0) {
     await sql`

@@ -85,7 +85,7 @@ async function setup(name = 'Pat') {
   return { sender, flow, leads };
 }
 
-/** Drives the engine from START for DAYS days, as the simulation does (src/modules/engine/sim). */
+/** Drives the engine from START for DAYS days, as the simulation does (bench/simulation.ts). */
 async function runEngine() {
   const end = START.getTime() + DAYS * 86_400_000;
   while (h.clock.now().getTime() < end) {

@@ -8,7 +8,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import { invalidField } from '../../../lib/errors.js';
 import { addDays, daysBetween, localDayRange } from '../../../lib/schedule.js';
-import { senderActions } from '../../engine/run/dispatch.js';
+import { senderActions } from '../../engine/index.js';
 import { effectiveDailyLimits, SENDER_ACTION_TYPES } from '../../senders/sender-limits.js';
 import { TEAM_STATISTICS_MAX_DAYS } from './team-statistics.schemas.js';
 

@@ -2,21 +2,25 @@
 // the sandbox LinkedIn network, and workers "killed" at random points (including between a send and
 // its record). It then checks the engine's promises on what really happened: what the sandbox was asked
 // to do is the remote truth, the database is what the engine believes. `npm run simulate` runs the full
-// scenario; a short one runs in the test suite.
+// scenario; a short one runs in the test suite (src/modules/engine/engine.simulation.test.ts). A scenario
+// and its checks, not product code: it drives the engine through the composition root like a worker does.
 import { sql } from 'kysely';
-import type { Config } from '../../../config.js';
-import type { Database } from '../../../db/database.js';
-import { createAutomationEngine, createServices } from '../../../deps.js';
-import { manualClock, systemClock } from '../../../lib/clock.js';
-import { newId } from '../../../lib/ids.js';
-import { createLogger } from '../../../lib/logger.js';
-import { uniform } from '../../../lib/rng.js';
-import { isOpenAt, localDate, type Schedule } from '../../../lib/schedule.js';
-import { selectInitialStageUuid } from '../../pipeline-stages/pipeline-stages.defaults.js';
-import { effectiveDailyLimit, isSenderActionType, weeklyLimit } from '../../senders/sender-limits.js';
-import { SimulatedCrash } from '../engine.js';
-import type { CrashPoint } from '../run/dispatch.js';
-import { buildNodes, type NodeSpec } from './node-specs.js';
+import type { Config } from '../src/config.js';
+import type { Database } from '../src/db/database.js';
+import { createAutomationEngine, createServices } from '../src/deps.js';
+import { manualClock, systemClock } from '../src/lib/clock.js';
+import { newId } from '../src/lib/ids.js';
+import { createLogger } from '../src/lib/logger.js';
+import { uniform } from '../src/lib/rng.js';
+import { isOpenAt, localDate, type Schedule } from '../src/lib/schedule.js';
+import { type CrashPoint, SimulatedCrash } from '../src/modules/engine/index.js';
+import { selectInitialStageUuid } from '../src/modules/pipeline-stages/pipeline-stages.defaults.js';
+import {
+  effectiveDailyLimit,
+  isSenderActionType,
+  weeklyLimit,
+} from '../src/modules/senders/sender-limits.js';
+import { buildNodes, type NodeSpec } from '../test/node-specs.js';
 
 export type SimulationOptions = {
   seed: number;
