@@ -204,7 +204,7 @@ function action<P extends TSchema>(
   payload: P,
   extra: Pick<NodeDefinition<P>, 'references' | 'texts'> = {},
 ): NodeDefinition<P> {
-  if (!isActionType(type)) throw new Error(`${type} is not an action of a channel (drivers/driver.ts)`);
+  if (!isActionType(type)) throw new Error(`${type} is not an action of a channel (channels/driver.ts)`);
   return defineNode<P>({
     types: { [type]: description },
     category: 'action',
