@@ -5,6 +5,7 @@
 import { sql } from 'kysely';
 import { Type } from 'typebox';
 import type { Database } from '../../db/database.js';
+import { pruneTeamByTeam, RETENTION_BATCH } from '../../db/retention.js';
 import { DateTime, Envelope, ListQuery, Nullable, Uuid } from '../../http/schemas.js';
 import { handleJob, jobType } from '../../jobs/queue.js';
 import type { Clock } from '../../lib/clock.js';
@@ -120,31 +121,20 @@ export const pruneLlmLogsJob = jobType('ai.pruneLlmLogs', Type.Object({}), {
   maxAttempts: 3,
 });
 
-const BATCH = 5000;
-
 /** Deletes the log entries recorded before `before`, team by team in batches of its primary key. */
 export async function pruneLlmLogs(db: Database, before: Date): Promise<number> {
-  // The smallest uuid v7 of `before`'s millisecond: every entry recorded earlier sorts below it.
-  const bound = `${before.getTime().toString(16).padStart(12, '0')}${'0'.repeat(20)}`;
-  const teams = await db.selectFrom('teams').select('id').orderBy('id').execute();
-  let deleted = 0;
-  for (const { id: teamId } of teams) {
-    for (;;) {
-      const result = await sql`
-        delete from llm_logs g
-        where g.team_id = ${teamId} and g.uuid in (
-          select o.uuid from llm_logs o
-          where o.team_id = ${teamId} and o.uuid < ${bound}::uuid
-          order by o.uuid
-          limit ${BATCH}
-        )
-      `.execute(db);
-      const count = Number(result.numAffectedRows ?? 0);
-      deleted += count;
-      if (count < BATCH) break;
-    }
-  }
-  return deleted;
+  return pruneTeamByTeam(db, before, async (teamId, bound) => {
+    const result = await sql`
+      delete from llm_logs g
+      where g.team_id = ${teamId} and g.uuid in (
+        select o.uuid from llm_logs o
+        where o.team_id = ${teamId} and o.uuid < ${bound}::uuid
+        order by o.uuid
+        limit ${RETENTION_BATCH}
+      )
+    `.execute(db);
+    return Number(result.numAffectedRows ?? 0);
+  });
 }
 
 export function pruneLlmLogsHandler(deps: { db: Database; clock: Clock; retentionDays: number }) {

@@ -5,6 +5,7 @@
 import { sql } from 'kysely';
 import { Type } from 'typebox';
 import type { Database } from '../../db/database.js';
+import { pruneTeamByTeam, RETENTION_BATCH } from '../../db/retention.js';
 import { handleJob, jobType } from '../../jobs/queue.js';
 import type { Clock } from '../../lib/clock.js';
 
@@ -13,39 +14,28 @@ export const pruneEventsJob = jobType('events.pruneOld', Type.Object({}), {
   maxAttempts: 3,
 });
 
-const BATCH = 5000;
-
 /**
  * Deletes the events recorded before `before` and returns how many. The age is read from the event's
  * time-ordered uuid, so each team's batch is a range of its primary key. An event whose webhook
  * delivery is still pending or retrying is kept until that delivery ends.
  */
 export async function pruneEvents(db: Database, before: Date): Promise<number> {
-  // The smallest uuid v7 of `before`'s millisecond: every event recorded earlier sorts below it.
-  const bound = `${before.getTime().toString(16).padStart(12, '0')}${'0'.repeat(20)}`;
-  const teams = await db.selectFrom('teams').select('id').orderBy('id').execute();
-  let deleted = 0;
-  for (const { id: teamId } of teams) {
-    for (;;) {
-      const result = await sql`
-        delete from events e
-        where e.team_id = ${teamId} and e.uuid in (
-          select o.uuid from events o
-          where o.team_id = ${teamId} and o.uuid < ${bound}::uuid
-            and not exists (
-              select 1 from webhook_deliveries d
-              where d.team_id = o.team_id and d.event_uuid = o.uuid and d.status in ('pending', 'retrying')
-            )
-          order by o.uuid
-          limit ${BATCH}
-        )
-      `.execute(db);
-      const count = Number(result.numAffectedRows ?? 0);
-      deleted += count;
-      if (count < BATCH) break;
-    }
-  }
-  return deleted;
+  return pruneTeamByTeam(db, before, async (teamId, bound) => {
+    const result = await sql`
+      delete from events e
+      where e.team_id = ${teamId} and e.uuid in (
+        select o.uuid from events o
+        where o.team_id = ${teamId} and o.uuid < ${bound}::uuid
+          and not exists (
+            select 1 from webhook_deliveries d
+            where d.team_id = o.team_id and d.event_uuid = o.uuid and d.status in ('pending', 'retrying')
+          )
+        order by o.uuid
+        limit ${RETENTION_BATCH}
+      )
+    `.execute(db);
+    return Number(result.numAffectedRows ?? 0);
+  });
 }
 
 export function pruneEventsHandler(deps: { db: Database; clock: Clock; retentionDays: number }) {
