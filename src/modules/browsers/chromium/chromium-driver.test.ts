@@ -2,10 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../../../test/harness.js';
 import { type Replica, startReplica } from '../../../../test/linkedin-replica/replica.js';
 import { hasPrograms } from '../../../../test/system-programs.js';
-import type { ActionRequest, ActionType, ChannelDriver } from '../../channels/driver.js';
+import type { ActionType, ChannelDriver } from '../../channels/driver.js';
 import type { LinkedInReader } from '../../channels/reader.js';
 import { createChromiumDriver, createChromiumReader } from './chromium-driver.js';
-import { openReplicaSeat, type ReplicaSeat } from './replica-seat.test-support.js';
+import {
+  openReplicaSeat,
+  type ReplicaSeat,
+  type RequestFields,
+  replicaActionRequest,
+} from './replica-seat.test-support.js';
 import { guardLoopback } from './test-guard.js';
 
 const CHROMIUM = hasPrograms('the Chromium driver tests', ['chromium']);
@@ -44,33 +49,8 @@ describe('the Chromium driver against the LinkedIn replica', { skip: !CHROMIUM, 
     guard.assertNothingLeft();
   });
 
-  const request = (
-    type: ActionType,
-    slug: string,
-    fields: Partial<Pick<ActionRequest, 'text' | 'subject' | 'options'>> = {},
-  ): ActionRequest => ({
-    teamId,
-    taskUuid: `task-${Math.random()}`,
-    type,
-    senderProfileUuid: senderUuid,
-    lead: {
-      uuid: `lead-${slug}`,
-      first_name: null,
-      last_name: null,
-      name: null,
-      ln_member_id: null,
-      ln_id: null,
-      sn_id: null,
-      linkedin: slug,
-      work_email: null,
-      personal_email: null,
-    },
-    text: fields.text ?? null,
-    subject: fields.subject ?? null,
-    attachments: [],
-    options: fields.options ?? {},
-    at: new Date(Date.now() - 1000),
-  });
+  const request = (type: ActionType, slug: string, fields?: RequestFields) =>
+    replicaActionRequest({ teamId, senderUuid }, type, slug, fields);
   const connect = (slug: string) => {
     replica.state.relations[me] = { ...replica.state.relations[me], [slug]: 'connected' };
   };

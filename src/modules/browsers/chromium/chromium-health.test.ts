@@ -6,12 +6,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../../../test/harness.js';
 import { type Replica, startReplica } from '../../../../test/linkedin-replica/replica.js';
-import type { ActionRequest, ActionType } from '../../channels/driver.js';
+import type { ActionType } from '../../channels/driver.js';
 import { runDueHealthTour, type SeatHealthDeps } from '../seat-health.jobs.js';
 import { applyHealthReport, BREAKER_MISSES, seatBreakers } from '../seat-health.js';
 import { createChromiumDriver } from './chromium-driver.js';
 import { healthTour } from './chromium-health.js';
-import { openReplicaSeat, type ReplicaSeat } from './replica-seat.test-support.js';
+import { openReplicaSeat, type ReplicaSeat, replicaActionRequest } from './replica-seat.test-support.js';
 import { guardLoopback } from './test-guard.js';
 
 describe('the selector health tour', { timeout: 180_000 }, () => {
@@ -110,29 +110,7 @@ describe('the selector health tour', { timeout: 180_000 }, () => {
     }
   });
 
-  const request = (type: ActionType, slug: string): ActionRequest => ({
-    teamId: seat.teamId,
-    taskUuid: `task-${Math.random()}`,
-    type,
-    senderProfileUuid: seat.senderUuid,
-    lead: {
-      uuid: `lead-${slug}`,
-      first_name: null,
-      last_name: null,
-      name: null,
-      ln_member_id: null,
-      ln_id: null,
-      sn_id: null,
-      linkedin: slug,
-      work_email: null,
-      personal_email: null,
-    },
-    text: null,
-    subject: null,
-    attachments: [],
-    options: {},
-    at: new Date(),
-  });
+  const request = (type: ActionType, slug: string) => replicaActionRequest(seat, type, slug);
   const breakersRow = () =>
     ctx.db
       .selectFrom('linkedin_browsers')

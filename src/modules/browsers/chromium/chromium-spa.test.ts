@@ -9,7 +9,12 @@ import { type Replica, startReplica } from '../../../../test/linkedin-replica/re
 import type { ActionRequest, ActionType, ChannelDriver } from '../../channels/driver.js';
 import type { LinkedInReader } from '../../channels/reader.js';
 import { createChromiumDriver, createChromiumInbox, createChromiumReader } from './chromium-driver.js';
-import { openReplicaSeat, type ReplicaSeat } from './replica-seat.test-support.js';
+import {
+  openReplicaSeat,
+  type ReplicaSeat,
+  type RequestFields,
+  replicaActionRequest,
+} from './replica-seat.test-support.js';
 import { guardLoopback } from './test-guard.js';
 
 describe('the Chromium driver on a single-page replica', { timeout: 180_000 }, () => {
@@ -53,33 +58,8 @@ describe('the Chromium driver on a single-page replica', { timeout: 180_000 }, (
     guard.assertNothingLeft();
   });
 
-  const request = (
-    type: ActionType,
-    slug: string,
-    fields: Partial<Pick<ActionRequest, 'text' | 'subject' | 'options'>> = {},
-  ): ActionRequest => ({
-    teamId: seat.teamId,
-    taskUuid: `task-${Math.random()}`,
-    type,
-    senderProfileUuid: seat.senderUuid,
-    lead: {
-      uuid: `lead-${slug}`,
-      first_name: null,
-      last_name: null,
-      name: null,
-      ln_member_id: null,
-      ln_id: null,
-      sn_id: null,
-      linkedin: slug,
-      work_email: null,
-      personal_email: null,
-    },
-    text: fields.text ?? null,
-    subject: fields.subject ?? null,
-    attachments: [],
-    options: fields.options ?? {},
-    at: new Date(Date.now() - 1000),
-  });
+  const request = (type: ActionType, slug: string, fields?: RequestFields) =>
+    replicaActionRequest(seat, type, slug, fields);
   const connect = (slug: string) => {
     replica.state.relations[me] = { ...replica.state.relations[me], [slug]: 'connected' };
   };

@@ -8,6 +8,7 @@ import { makeSender } from '../../../../test/automation-factories.js';
 import type { TestContext } from '../../../../test/harness.js';
 import type { Replica } from '../../../../test/linkedin-replica/replica.js';
 import { secretBoxOf } from '../../../deps.js';
+import type { ActionRequest, ActionType } from '../../channels/driver.js';
 import { saveSession } from '../seat-session.js';
 import { createSeatBrowsers, type SeatBrowsers } from './seat-browsers.js';
 import type { guardLoopback } from './test-guard.js';
@@ -68,5 +69,39 @@ export async function openReplicaSeat(
       await browsers.closeAll();
       await fs.rm(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+export type RequestFields = Partial<Pick<ActionRequest, 'text' | 'subject' | 'options'>>;
+
+/** An action of the seat's sender on the replica profile `slug` (its vanity), asked for a second ago. */
+export function replicaActionRequest(
+  seat: { teamId: number; senderUuid: string },
+  type: ActionType,
+  slug: string,
+  fields: RequestFields = {},
+): ActionRequest {
+  return {
+    teamId: seat.teamId,
+    taskUuid: `task-${Math.random()}`,
+    type,
+    senderProfileUuid: seat.senderUuid,
+    lead: {
+      uuid: `lead-${slug}`,
+      first_name: null,
+      last_name: null,
+      name: null,
+      ln_member_id: null,
+      ln_id: null,
+      sn_id: null,
+      linkedin: slug,
+      work_email: null,
+      personal_email: null,
+    },
+    text: fields.text ?? null,
+    subject: fields.subject ?? null,
+    attachments: [],
+    options: fields.options ?? {},
+    at: new Date(Date.now() - 1000),
   };
 }
