@@ -39,7 +39,12 @@ describe('OpenAI-compatible LLM client', () => {
       ],
       temperature: 0.2,
     });
-    expect(result).toEqual({ text: 'Hello Jane!', model: 'local-model' });
+    // The token counts are the stand-in's, as the LLM log records them.
+    expect(result).toEqual({
+      text: 'Hello Jane!',
+      model: 'local-model',
+      usage: { prompt_tokens: 4, completion_tokens: 2 },
+    });
     expect(standIn.requests).toEqual([
       {
         model: 'local-model',
