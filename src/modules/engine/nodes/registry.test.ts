@@ -21,8 +21,10 @@ async function exportedDefinitions(): Promise<Map<AnyNodeDefinition, string>> {
   const found = new Map<AnyNodeDefinition, string>();
   for (const file of readdirSync(dir)) {
     if (!file.endsWith('.ts') || file.endsWith('.test.ts')) continue;
-    const url = new URL(file, import.meta.url).href;
-    const module = (await import(/* @vite-ignore */ url)) as Record<string, unknown>;
+    // A relative specifier resolves to the module the app already loaded; a file:// URL would load a
+    // second copy of each kind file (and what it imports), whose registrations leak into later test files
+    // of the same worker (isolate: false).
+    const module = (await import(/* @vite-ignore */ `./${file}`)) as Record<string, unknown>;
     for (const value of Object.values(module)) {
       for (const item of Array.isArray(value) ? value : [value]) {
         if (isDefinition(item)) found.set(item, file);
