@@ -43,6 +43,7 @@ import { fileImportsRoutes } from './modules/files/imports.routes.js';
 import { flowsModuleRoutes } from './modules/flows/flows.module.js';
 import { identityRoutes } from './modules/identity/identity.routes.js';
 import { inboxRoutes } from './modules/inbox/inbox.routes.js';
+import { savedViewsRoutes } from './modules/saved-views/saved-views.routes.js';
 import { leadsRoutes } from './modules/leads/leads.routes.js';
 import { leadsBulkRoutes } from './modules/leads/leads-bulk.routes.js';
 import { linkedInMessagesRoutes } from './modules/linkedin-messages/linkedin-messages.routes.js';
@@ -146,6 +147,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(notesRoutes, { notes: services.notes });
   await app.register(activitiesRoutes, { activities: services.activities });
   await app.register(inboxRoutes, { inbox: services.inbox });
+  await app.register(savedViewsRoutes, { savedViews: services.savedViews });
   await app.register(blacklistsRoutes, { blacklists: services.blacklists });
   await app.register(companiesRoutes, { companies: services.companies });
   await app.register(webhooksRoutes, { webhooks: services.webhooks });

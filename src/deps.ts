@@ -72,6 +72,7 @@ import { createFlowsModule } from './modules/flows/flows.module.js';
 import { createAuthCache } from './modules/identity/auth-cache.js';
 import { createIdentityService } from './modules/identity/identity.service.js';
 import { createInboxService } from './modules/inbox/inbox.service.js';
+import { createSavedViewsService } from './modules/saved-views/saved-views.service.js';
 import { purgeDeletedLeadsHandler } from './modules/leads/lead-deletion.js';
 import { leadMassActionRunner } from './modules/leads/leads.mass-actions.js';
 import { createLeadsService } from './modules/leads/leads.service.js';
@@ -301,6 +302,7 @@ export function createServices(deps: ServiceDeps) {
   const notes = createNotesService({ db: deps.db });
   const activities = createActivitiesService({ db: deps.db });
   const inbox = createInboxService({ db: deps.db });
+  const savedViews = createSavedViewsService({ db: deps.db });
   const blacklists = createBlacklistsService({ db: deps.db });
   const leads = createLeadsService({ db: deps.db, config: deps.config });
   const bulkOperations = createBulkOperationsService({ db: deps.db });
@@ -362,6 +364,7 @@ export function createServices(deps: ServiceDeps) {
     notes,
     activities,
     inbox,
+    savedViews,
     blacklists,
     leads,
     bulkOperations,
