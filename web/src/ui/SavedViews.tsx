@@ -132,8 +132,10 @@ export function SavedViews(props: {
         w={200}
         data={(views.data ?? []).map((v) => ({ value: v.uuid, label: v.name }))}
         value={picked}
-        onChange={(uuid) => {
-          setPicked(uuid);
+        allowDeselect={false}
+        onChange={setPicked}
+        onOptionSubmit={(uuid) => {
+          // Every pick opens the view, also the one picked already (the table may have changed since).
           const view = views.data?.find((v) => v.uuid === uuid);
           if (view) props.onOpen(view);
         }}
