@@ -32,6 +32,7 @@ import { createSandboxReader } from './modules/browsers/sandbox/sandbox-reader.j
 import { sandboxResponder } from './modules/browsers/sandbox/sandbox-responder.js';
 import { seatHealthJobHandlers } from './modules/browsers/seat-health.jobs.js';
 import { seatBreakers } from './modules/browsers/seat-health.js';
+import { seatNotes } from './modules/browsers/seat-notes.js';
 import { runBulkOperationHandler } from './modules/bulk-operations/bulk-operations.jobs.js';
 import { createBulkOperationsService } from './modules/bulk-operations/bulk-operations.service.js';
 import type { ReaderRegistry } from './modules/channels/reader.js';
@@ -227,6 +228,7 @@ export function createChannelDrivers(deps: ServiceDeps, log: Logger, options: En
                 breakers: seatBreakers(deps.db, { teamId: seat.team_id, seatId: seat.id }, () =>
                   deps.clock.now(),
                 ),
+                notes: seatNotes(deps.db, { teamId: seat.team_id, seatId: seat.id }, () => deps.clock.now()),
               },
             ),
           ...options.linkedinDrivers,
