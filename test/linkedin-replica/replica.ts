@@ -306,7 +306,6 @@ export async function startReplica(
 
   function profilePage(me: string, p: ReplicaPerson, notice = '') {
     const rel = relation(me, p.slug);
-    const acct = account(me);
     const inviteLabel = `Invite ${esc(fullName(p))} to connect`;
     let actions = '';
     if (rel === 'connected') {
