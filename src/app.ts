@@ -38,6 +38,7 @@ import { customFieldsRoutes } from './modules/custom-fields/custom-fields.routes
 import { dataSourcesRoutes } from './modules/data-sources/data-sources.routes.js';
 import { emailModuleRoutes } from './modules/email/email.module.js';
 import { enrichmentRoutes } from './modules/enrichment/enrichment.routes.js';
+import { contactExportMassAction } from './modules/files/contact-export.js';
 import { fileExportsRoutes } from './modules/files/exports.routes.js';
 import { fileImportsRoutes } from './modules/files/imports.routes.js';
 import { flowsModuleRoutes } from './modules/flows/flows.module.js';
@@ -138,7 +139,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(listsRoutes, { lists: services.lists });
   await app.register(leadsRoutes, { leads: services.leads });
-  await app.register(leadsBulkRoutes, { leads: services.leads });
+  await app.register(leadsBulkRoutes, {
+    leads: services.leads,
+    contactExport: contactExportMassAction(services.files.exports),
+  });
   await app.register(bulkOperationsRoutes, { bulkOperations: services.bulkOperations });
   await app.register(tagsRoutes, { tags: services.tags });
   await app.register(pipelineStagesRoutes, { pipelineStages: services.pipelineStages });
