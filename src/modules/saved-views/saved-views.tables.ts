@@ -3,7 +3,7 @@ import type { CreatedAt, Json, NullableJson, UpdatedAt } from '../../db/column-t
 export type SavedViewPage = 'contacts' | 'companies' | 'tasks';
 export type SavedViewSort = { field: string; direction: 'asc' | 'desc' };
 
-/** A saved view of one of the web application's tables, owned by one user in one team (migration 1260). */
+/** A saved view of one of the web application's tables, owned by one user in one team (migration 1270). */
 export interface SavedViewsTable {
   team_id: number;
   uuid: string;
