@@ -20,7 +20,6 @@ const KNOWN_OVER_LIMIT: string[] = [
   'src/modules/engine/engine.flow.test.ts',
   'src/modules/files/exports.routes.test.ts',
   'src/modules/files/import-leads.routes.test.ts',
-  'src/modules/flows/versions/tree-validation.test.ts',
   'src/modules/linkedin-messages/linkedin-messages.routes.test.ts',
 ];
 
