@@ -50,6 +50,7 @@ import { linkedInMessagesRoutes } from './modules/linkedin-messages/linkedin-mes
 import { listsRoutes } from './modules/lists/lists.routes.js';
 import { notesRoutes } from './modules/notes/notes.routes.js';
 import { pipelineStagesRoutes } from './modules/pipeline-stages/pipeline-stages.routes.js';
+import { savedViewsRoutes } from './modules/saved-views/saved-views.routes.js';
 import { sendersRoutes } from './modules/senders/senders.routes.js';
 import { tagsRoutes } from './modules/tags/tags.routes.js';
 import { tasksRoutes } from './modules/tasks/tasks.routes.js';
@@ -150,6 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(notesRoutes, { notes: services.notes });
   await app.register(activitiesRoutes, { activities: services.activities });
   await app.register(inboxRoutes, { inbox: services.inbox });
+  await app.register(savedViewsRoutes, { savedViews: services.savedViews });
   await app.register(blacklistsRoutes, { blacklists: services.blacklists });
   await app.register(companiesRoutes, { companies: services.companies });
   await app.register(webhooksRoutes, { webhooks: services.webhooks });

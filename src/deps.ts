@@ -55,6 +55,7 @@ import { createListsService } from './modules/lists/lists.service.js';
 import { createNotesService, purgeNotesOfDeletedLeads } from './modules/notes/notes.service.js';
 import { seedDefaultPipelineStages } from './modules/pipeline-stages/pipeline-stages.defaults.js';
 import { createPipelineStagesService } from './modules/pipeline-stages/pipeline-stages.service.js';
+import { createSavedViewsService } from './modules/saved-views/saved-views.service.js';
 import { createSendersService } from './modules/senders/senders.service.js';
 import { tagJobHandlers } from './modules/tags/tags.jobs.js';
 import { createTagsService } from './modules/tags/tags.service.js';
@@ -100,6 +101,7 @@ export function createServices(deps: ServiceDeps) {
   const notes = createNotesService({ db: deps.db });
   const activities = createActivitiesService({ db: deps.db });
   const inbox = createInboxService({ db: deps.db });
+  const savedViews = createSavedViewsService({ db: deps.db });
   const blacklists = createBlacklistsService({ db: deps.db });
   const leads = createLeadsService({ db: deps.db, config: deps.config });
   const bulkOperations = createBulkOperationsService({ db: deps.db });
@@ -161,6 +163,7 @@ export function createServices(deps: ServiceDeps) {
     notes,
     activities,
     inbox,
+    savedViews,
     blacklists,
     leads,
     bulkOperations,

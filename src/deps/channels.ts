@@ -9,6 +9,7 @@ import { createAttachmentFiles } from '../modules/attachments/attachment-files.j
 import { chromiumSeatKind } from '../modules/browsers/chromium/chromium-seat.js';
 import { sandboxSeatKind } from '../modules/browsers/sandbox/sandbox-seat.js';
 import { seatBreakers } from '../modules/browsers/seat-health.js';
+import { seatNotes } from '../modules/browsers/seat-notes.js';
 import type { ReaderRegistry } from '../modules/channels/reader.js';
 import {
   createDriverRegistry,
@@ -54,6 +55,7 @@ export function seatKinds(deps: ServiceDeps, log?: Logger): SeatKinds {
       },
       attachmentFiles: createAttachmentFiles(deps.db, createLocalFileStore(deps.config.filesDir)),
       breakers: (seat) => seatBreakers(deps.db, seat, () => deps.clock.now()),
+      notes: (seat) => seatNotes(deps.db, seat, () => deps.clock.now()),
     }),
   };
 }

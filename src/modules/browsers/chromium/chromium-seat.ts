@@ -5,6 +5,7 @@ import type { AttachmentFiles } from '../../attachments/attachment-files.js';
 import type { ReadPace } from '../../channels/reader.js';
 import type { SeatKind, SeatRow } from '../../channels/registry.js';
 import type { ActionBreakers } from '../seat-health.js';
+import type { SeatNotes } from '../seat-notes.js';
 import { createChromiumDriver, createChromiumInbox, createChromiumReader } from './chromium-driver.js';
 import type { ChromiumSeat } from './chromium-pages.js';
 import type { SeatBrowsers } from './seat-browsers.js';
@@ -21,6 +22,8 @@ export type ChromiumSeatOptions = {
   attachmentFiles: AttachmentFiles;
   /** A seat's per-action circuit breakers. */
   breakers: (seat: ChromiumSeat) => ActionBreakers;
+  /** A seat's invitation-note policy and count. */
+  notes: (seat: ChromiumSeat) => SeatNotes;
 };
 
 export function chromiumSeatKind(options: ChromiumSeatOptions): SeatKind {
@@ -35,6 +38,7 @@ export function chromiumSeatKind(options: ChromiumSeatOptions): SeatKind {
         ...logger,
         attachmentFiles: options.attachmentFiles,
         breakers: options.breakers(seat),
+        notes: options.notes(seat),
       });
     },
     reader: (row) =>
