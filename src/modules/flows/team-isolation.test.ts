@@ -68,6 +68,7 @@ describe('flows of another team', () => {
           list_uuid: bobList.uuid,
         },
       ],
+      ['PUT', `/flows/api/flows/${flow.uuid}/leads/${ann!.uuid}/move`, { to_flow_uuid: flow.uuid }],
       ['PUT', `/flows/api/flows/leads/${ann!.uuid}/cancel-all`],
       ['DELETE', `/flows/api/flows/leads/${ann!.uuid}`],
       ['POST', `/flows/api/flows/${flow.uuid}/statistics/nodes`, { node_ids: [1] }],

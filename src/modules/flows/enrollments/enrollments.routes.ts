@@ -11,6 +11,7 @@ import {
   EnrolParams,
   LeadParams,
   ListEnrollmentsBody,
+  MoveBody,
   Skipped,
 } from './enrollments.schemas.js';
 import { contactSourceIdOf, type EnrollmentsService } from './enrollments.service.js';
@@ -92,6 +93,34 @@ export const enrollmentsRoutes: FastifyPluginAsyncTypebox<{ enrollments: Enrollm
         request.body,
       );
       return skipped ? reply.code(200).send({ reason: 'skipped' as const }) : reply.code(204).send(null);
+    },
+  );
+
+  app.put(
+    '/flows/api/flows/:flowUuid/leads/:leadUuid/move',
+    {
+      schema: {
+        tags,
+        operationId: 'moveFlowLead',
+        summary: 'Move a contact to another flow',
+        description:
+          'In one transaction: the contact leaves this flow (its enrollment ends as canceled with reason moved; ' +
+          'pending tasks are canceled) and starts to_flow_uuid at the entry of contact_source_id (default 1). ' +
+          'When the other flow refuses the contact nothing changes: 422 naming to_flow_uuid (not one of your ' +
+          'flows, archived) or contact_source_id, 409 when the contact is or was in that flow. 404 when the ' +
+          'contact was never in this flow; 409 when its enrollment here has ended.',
+        params: EnrolParams,
+        body: MoveBody,
+        response: {
+          204: NoContent,
+          409: errorResponse(409, 'the contact is or was in the other flow, or its enrollment here ended'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { flowUuid, leadUuid } = request.params;
+      await enrollments.move(authOf(request).teamId, flowUuid, leadUuid, request.body);
+      return reply.code(204).send(null);
     },
   );
 

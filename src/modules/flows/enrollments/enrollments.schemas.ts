@@ -37,7 +37,7 @@ export const Enrollment = Type.Object(
     reason: Nullable(
       Type.String({
         description:
-          'Why it paused or ended: replied, canceled, node_removed, flow_deleted, flow_archived, contact_deleted, blacklisted, ...',
+          'Why it paused or ended: replied, canceled, moved, node_removed, flow_deleted, flow_archived, contact_deleted, blacklisted, ...',
       }),
     ),
     started_at: Nullable(DateTime('When it entered')),
@@ -115,6 +115,18 @@ export const EnrolBody = withExample(
   ),
   { contact_source_id: 1 },
 );
+
+export const MoveBody = Type.Object(
+  {
+    to_flow_uuid: Uuid('The flow the contact moves to (one of your flows, not archived)'),
+    contact_source_id: Type.Optional(contactSourceId),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ to_flow_uuid: '0190f000-0000-7000-8000-000000000002', contact_source_id: 1 }],
+  },
+);
+export type MoveBody = Static<typeof MoveBody>;
 
 export const EnrolParams = Type.Object({ flowUuid: Uuid('Flow UUID'), leadUuid: Uuid('Contact UUID') });
 export const LeadParams = Type.Object({ leadUuid: Uuid('Contact UUID') });

@@ -1,5 +1,5 @@
-// Enrollments through the API: list, enrol one contact (existing or new), cancel, and delete a contact's
-// enrollment history. Every end goes through endEnrollments (model rule 3), every entry through
+// Enrollments through the API: list, enrol one contact (existing or new), move one to another flow,
+// cancel, and delete a contact's enrollment history. Every end goes through endEnrollments (model rule 3), every entry through
 // enrollContacts (rule 1).
 import type { Database } from '../../../db/database.js';
 import { AppError, conflict, invalidField, notFound } from '../../../lib/errors.js';
@@ -10,7 +10,7 @@ import { endEnrollments } from '../../enrollments/enrollment-signals.js';
 import { type Actor, upsertLead } from '../../leads/leads.write.js';
 import { selectFlowUuids } from '../flows.repository.js';
 import * as repo from './enrollments.repository.js';
-import type { AddNewLeadBody, ListEnrollmentsBody } from './enrollments.schemas.js';
+import type { AddNewLeadBody, ListEnrollmentsBody, MoveBody } from './enrollments.schemas.js';
 
 const asList = <T>(value: T | T[] | undefined): T[] | undefined =>
   value === undefined ? undefined : Array.isArray(value) ? value : [value];
@@ -36,9 +36,9 @@ export function createEnrollmentsService(deps: { db: Database }) {
     flowUuid: string,
     leadUuid: string,
     contactSourceId: number,
-    sourceField: string,
+    fields: { flow?: string; source: string },
   ) {
-    const target = await enrollmentTarget(trx, teamId, flowUuid, contactSourceId, { source: sourceField });
+    const target = await enrollmentTarget(trx, teamId, flowUuid, contactSourceId, fields);
     const { enrolled } = await enrollContacts(trx, teamId, target, 'user', oneContact(teamId, leadUuid));
     if (enrolled === 1) return;
     const existing = await repo.selectEnrollmentOf(trx, teamId, flowUuid, leadUuid);
@@ -86,7 +86,9 @@ export function createEnrollmentsService(deps: { db: Database }) {
       }
       await db
         .transaction()
-        .execute((trx) => enrolOne(trx, teamId, flowUuid, leadUuid, contactSourceId, 'contact_source_id'));
+        .execute((trx) =>
+          enrolOne(trx, teamId, flowUuid, leadUuid, contactSourceId, { source: 'contact_source_id' }),
+        );
     },
 
     /**
@@ -123,7 +125,7 @@ export function createEnrollmentsService(deps: { db: Database }) {
                 { lead: ['the contact is blacklisted'] },
               );
             }
-            await enrolOne(trx, actor.teamId, flowUuid, row.uuid, sourceId, 'flow_segment_id');
+            await enrolOne(trx, actor.teamId, flowUuid, row.uuid, sourceId, { source: 'flow_segment_id' });
           },
         },
       );
@@ -147,6 +149,37 @@ export function createEnrollmentsService(deps: { db: Database }) {
         .execute((trx) =>
           endEnrollments(trx, teamId, { leadUuid, flowUuids: wanted }, 'canceled', 'canceled'),
         );
+    },
+
+    /**
+     * Moves a contact that is in `flowUuid` to another flow in one transaction: its enrollment here ends
+     * (canceled, reason moved; pending tasks canceled) and it starts the other flow at the entry of
+     * `contact_source_id`. When the other flow refuses it (archived, the contact was in it, blacklisted),
+     * nothing changes.
+     */
+    async move(teamId: number, flowUuid: string, leadUuid: string, body: MoveBody) {
+      await requireLead(teamId, leadUuid);
+      const from = flowUuid.toLowerCase();
+      const to = body.to_flow_uuid.toLowerCase();
+      if ((await selectFlowUuids(db, teamId, [from])).length === 0) throw notFound('Flow');
+      if (to === from) {
+        throw invalidField('to_flow_uuid', 'to_flow_uuid: the contact is in this flow; name another flow.');
+      }
+      await db.transaction().execute(async (trx) => {
+        const ended = await endEnrollments(trx, teamId, { leadUuid, flowUuids: [from] }, 'canceled', 'moved');
+        if (ended === 0) {
+          const enrollment = await repo.selectEnrollmentOf(trx, teamId, from, leadUuid);
+          if (!enrollment) throw notFound('Enrollment of this contact in this flow');
+          throw conflict(
+            `The contact's enrollment in this flow has ended (status ${enrollment.status}); only a contact in the flow moves. Enrol it in the other flow instead.`,
+            { enrollment_uuid: enrollment.uuid },
+          );
+        }
+        await enrolOne(trx, teamId, to, leadUuid, contactSourceIdOf(body.contact_source_id), {
+          flow: 'to_flow_uuid',
+          source: 'contact_source_id',
+        });
+      });
     },
 
     async cancelAll(teamId: number, leadUuid: string) {
