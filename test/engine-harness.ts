@@ -20,6 +20,33 @@ export type EngineHarness = {
   close(): Promise<void>;
 };
 
+/**
+ * Ticks `engine` until `until()` holds (or, without it, `maxTicks` rounds). When a round finds nothing
+ * to do the clock jumps to the next instant something is due, at most `stepMs` ahead.
+ */
+export async function runEngine(
+  engine: Engine,
+  clock: ManualClock,
+  until?: () => Promise<boolean>,
+  {
+    stepMs = 6 * 3600_000,
+    maxTicks = 2000,
+    afterTick,
+  }: { stepMs?: number; maxTicks?: number; afterTick?: () => void } = {},
+): Promise<void> {
+  for (let i = 0; i < maxTicks; i += 1) {
+    const result = await engine.tick();
+    afterTick?.();
+    if (until && (await until())) return;
+    if (result.claimed + result.actions + result.answers + result.reconciled === 0) {
+      const now = clock.now().getTime();
+      const next = (await engine.nextWakeAt())?.getTime() ?? Number.POSITIVE_INFINITY;
+      clock.set(new Date(next > now ? Math.min(next, now + stepMs) : now + 1000));
+    }
+  }
+  if (until) throw new Error(`not reached within ${maxTicks} ticks (clock at ${clock.now().toISOString()})`);
+}
+
 export async function createEngineHarness(
   options: {
     start?: Date;
@@ -60,21 +87,14 @@ export async function createEngineHarness(
     clock,
     engine,
     user,
-    async run(until, { stepMs = 6 * 3600_000, maxTicks = 2000 } = {}) {
-      for (let i = 0; i < maxTicks; i += 1) {
-        const result = await engine.tick();
-        const unexpected = errors.splice(0).filter((line) => !options.expectedErrors?.test(line));
-        if (unexpected.length > 0) throw new Error(`the engine logged an error: ${unexpected.join('\n')}`);
-        if (until && (await until())) return;
-        if (result.claimed + result.actions + result.answers + result.reconciled === 0) {
-          const now = clock.now().getTime();
-          const next = (await engine.nextWakeAt())?.getTime() ?? Number.POSITIVE_INFINITY;
-          clock.set(new Date(next > now ? Math.min(next, now + stepMs) : now + 1000));
-        }
-      }
-      if (until)
-        throw new Error(`not reached within ${maxTicks} ticks (clock at ${clock.now().toISOString()})`);
-    },
+    run: (until, runOptions) =>
+      runEngine(engine, clock, until, {
+        ...runOptions,
+        afterTick() {
+          const unexpected = errors.splice(0).filter((line) => !options.expectedErrors?.test(line));
+          if (unexpected.length > 0) throw new Error(`the engine logged an error: ${unexpected.join('\n')}`);
+        },
+      }),
     async close() {
       // The engine's SMTP pools and held IMAP connections, as the runtime closes them on shutdown: left
       // open, a mail server's close waits for them (30 s for the test relay).

@@ -4,9 +4,10 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAutomationEngine } from '../../src/deps.js';
-import { systemClock } from '../../src/lib/clock.js';
+import { manualClock } from '../../src/lib/clock.js';
 import { createLogger } from '../../src/lib/logger.js';
-import { makeContacts, makeSandboxSeat, makeSender } from '../automation-factories.js';
+import { makeContacts, makeFlow, makeSandboxSeat, makeSender } from '../automation-factories.js';
+import { runEngine } from '../engine-harness.js';
 import { expectAccessible, startWebHarness, type WebHarness, webTestsUnavailable } from './web-harness.js';
 
 describe.skipIf(webTestsUnavailable)('web application: flows and the builder', { timeout: 180_000 }, () => {
@@ -15,7 +16,16 @@ describe.skipIf(webTestsUnavailable)('web application: flows and the builder', {
   let flowUuid: string;
 
   beforeAll(async () => {
-    web = await startWebHarness();
+    // The sandbox network accepts every invitation and answers every message, within a minute.
+    web = await startWebHarness({
+      env: {
+        LEADFLOW_SANDBOX_ACCEPT_RATE: '1',
+        LEADFLOW_SANDBOX_REPLY_RATE: '1',
+        LEADFLOW_SANDBOX_PROFILE_MISSING_RATE: '0',
+        LEADFLOW_SANDBOX_MIN_RESPONSE_SECONDS: '30',
+        LEADFLOW_SANDBOX_MAX_RESPONSE_SECONDS: '60',
+      },
+    });
     page = await web.newPage({ width: 1440, height: 900 });
     await web.signInOwner(page);
   }, 180_000);
@@ -187,33 +197,120 @@ describe.skipIf(webTestsUnavailable)('web application: flows and the builder', {
       expect(res.statusCode, res.body).toBeLessThan(300);
     }
 
-    // The engine takes them (planned on the schedule); the funnel on the graph fills as it does.
+    // The engine runs on simulated time (jumping to whatever is due next: the schedule, the sender's gaps,
+    // the sandbox's answers); the funnel on the graph fills as the sandbox accepts and replies.
     await page.getByRole('button', { name: 'Statistics' }).click();
+    const clock = manualClock(new Date());
     const engine = createAutomationEngine(
-      { db: web.ctx.db, config: web.ctx.config, clock: systemClock },
+      { db: web.ctx.db, config: web.ctx.config, clock },
       createLogger('silent'),
+      { sleep: async () => {} },
     );
-    for (let i = 0; i < 3; i += 1) await engine.tick();
-    await page
-      .getByText(/^6 (done|done · 6 waiting)|^0 done · 6 waiting/)
-      .first()
-      .waitFor({ timeout: 15_000 });
+    const events = async (name: string) =>
+      Number(
+        (
+          await web.ctx.db
+            .selectFrom('events')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('team_id', '=', teamId)
+            .where('name', '=', name)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const closedTriggers = async () =>
+      Number(
+        (
+          await web.ctx.db
+            .selectFrom('tasks')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('team_id', '=', teamId)
+            .where('type', '=', 'trigger_linkedin_connection_request_accepted')
+            .where('status', '=', 'closed')
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const funnelOf = (step: string) =>
+      page.locator('.react-flow__node', { has: page.getByRole('button', { name: step, exact: true }) });
+    const invitations = funnelOf('Step 2: Connection request');
+    await runEngine(
+      engine,
+      clock,
+      async () => (await events('sender_profile_sent_linkedin_connection_request')) > 0,
+    );
+    // Invitations sent, none answered yet.
+    await expect.poll(() => invitations.textContent(), { timeout: 15_000 }).toMatch(/[1-6] done/);
+    expect(await invitations.textContent()).not.toMatch(/accepted/);
+
+    // Until every acceptance is seen and its trigger took the "accepted" branch.
+    await runEngine(engine, clock, async () => (await closedTriggers()) === 6);
+    await expect.poll(() => invitations.textContent(), { timeout: 15_000 }).toMatch(/6 done.*6 accepted/);
+    // Every contact took the "accepted" branch.
+    await expect
+      .poll(() => page.locator('.lf-edge-label', { hasText: /^accepted within 7 days/ }).textContent(), {
+        timeout: 15_000,
+      })
+      .toBe('accepted within 7 days6+');
+
+    await runEngine(engine, clock, async () => (await events('contact_replied_linkedin_message')) === 6);
+    await expect
+      .poll(() => funnelOf('Step 5: LinkedIn message').textContent(), { timeout: 15_000 })
+      .toMatch(/6 done.*6 replied/);
     await expectAccessible(page, 'builder with statistics');
   });
 
-  it("lists the flow's contacts with their step and next action, and stops one", async () => {
+  it("lists the flow's contacts with their step and next action, stops one and moves one", async () => {
+    // Two more contacts, in the flow but not yet taken by the engine; another flow to move one to.
+    const teamId = web.owner.teamId;
+    const [kim0, kim1] = await makeContacts(web.ctx.db, teamId, 2, 'Kim');
+    for (const lead of [kim0!, kim1!]) {
+      const res = await web.ctx.request(web.owner, {
+        method: 'POST',
+        url: `/flows/api/flows/${flowUuid}/leads/${lead.uuid}`,
+      });
+      expect(res.statusCode, res.body).toBe(204);
+    }
+    const later = await makeFlow(web.ctx.db, teamId, {
+      name: 'Later follow-up',
+      nodes: [{ id: 1, type: 'end' }],
+      senders: [],
+      status: 'off',
+    });
+
     await page.getByRole('link', { name: 'Contacts', exact: true }).last().click();
     await page.getByRole('heading', { name: 'Contacts in DACH founders' }).waitFor();
     const table = page.getByRole('table', { name: 'Contacts in this flow' });
-    await expect.poll(() => table.getByRole('row').count()).toBe(7);
-    await expect.poll(() => table.textContent()).toMatch(/Robin0 Test.*In progress/);
+    await expect.poll(() => table.getByRole('row').count()).toBe(9);
+    await expect.poll(() => table.textContent()).toMatch(/Kim0 Test.*In progress/);
+    await expect.poll(() => table.textContent()).toMatch(/Robin0 Test.*Ended: /);
     await expectAccessible(page, 'contacts of a flow');
 
-    await page.getByRole('button', { name: 'Stop Robin0 Test' }).click();
+    await page.getByRole('button', { name: 'Stop Kim0 Test' }).click();
     await page.getByRole('dialog', { name: 'Please confirm' }).getByRole('button', { name: 'Stop' }).click();
     await page.getByRole('radio', { name: 'Stopped (1)' }).waitFor({ state: 'attached' });
-    await page.getByText('Stopped (1)').click();
-    await expect.poll(() => table.getByRole('row').count()).toBe(2);
-    await expect.poll(() => table.textContent()).toMatch(/Robin0 Test.*Stopped.*Ended: canceled/);
+
+    // Moving is one call: the contact leaves this flow and enters the other one together.
+    await page.getByRole('button', { name: 'Move Kim1 Test to another flow' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Move Kim1 Test to another flow' });
+    await dialog.getByRole('textbox', { name: 'Flow' }).click();
+    await page.getByRole('option', { name: 'Later follow-up' }).click();
+    await expectAccessible(page, 'move dialog');
+    await dialog.getByRole('button', { name: 'Move' }).click();
+    await page.getByText(/^Moved: /).waitFor();
+    const moved = await web.ctx.db
+      .selectFrom('flow_leads')
+      .select(['flow_uuid', 'status', 'reason'])
+      .where('lead_uuid', '=', kim1!.uuid)
+      .execute();
+    expect(moved).toEqual(
+      expect.arrayContaining([
+        { flow_uuid: flowUuid, status: 'canceled', reason: 'moved' },
+        { flow_uuid: later.uuid, status: 'in_progress', reason: null },
+      ]),
+    );
+
+    await page.getByText('Stopped (2)').click();
+    await expect.poll(() => table.getByRole('row').count()).toBe(3);
+    await expect.poll(() => table.textContent()).toMatch(/Kim0 Test.*Stopped.*Ended: canceled/);
+    await expect.poll(() => table.textContent()).toMatch(/Kim1 Test.*Stopped.*Ended: moved/);
   });
 });

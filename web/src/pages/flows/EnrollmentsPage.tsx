@@ -1,7 +1,7 @@
 // A flow's contacts (/flows/{uuid}/contacts): who is in it, at which step, since when, what happens next
 // and why it is waiting, why it ended or failed (and the failed steps by reason); stop a contact or move
 // it to another flow. Everything through the public API (flows-leads/list, tasks/group-counts, cancel,
-// enrol).
+// move).
 import {
   Alert,
   Anchor,
@@ -28,6 +28,7 @@ import { contactsByUuid } from '../../ui/contacts-by-uuid';
 import { when } from '../../ui/format';
 import { senderName, useSenders } from '../../ui/useSenders';
 import { labelOf } from './builder/node-meta';
+import { flowDetailQuery } from './builder/queries';
 
 const PAGE = 50;
 const STATUSES = ['in_progress', 'paused', 'finished', 'canceled', 'failed'] as const;
@@ -67,10 +68,7 @@ export function EnrollmentsPage() {
   const { byUuid: senders } = useSenders();
   const { dialog, confirm } = useConfirm();
 
-  const flow = useQuery({
-    queryKey: ['flows', 'detail', flowUuid],
-    queryFn: () => call(api.GET('/flows/api/flows/{flowUuid}', { params: { path: { flowUuid } } })),
-  });
+  const flow = useQuery({ ...flowDetailQuery(flowUuid), staleTime: 15_000 });
   const metrics = useQuery({
     queryKey: ['flows', 'metrics', [flowUuid]],
     queryFn: () => call(api.POST('/flows/api/flows/metrics', { body: { uuids: [flowUuid] } })),
@@ -120,20 +118,14 @@ export function EnrollmentsPage() {
     onError: (error) => notifications.show({ color: 'red', message: messageOf(error) }),
   });
   const move = useMutation({
-    mutationFn: async ({ lead, to }: { lead: string; to: string }) => {
-      await call(
-        api.POST('/flows/api/flows/{flowUuid}/leads/{leadUuid}', {
-          params: { path: { flowUuid: to, leadUuid: lead } },
-          body: {},
+    // One call, one transaction: when the other flow refuses the contact, it stays in this one.
+    mutationFn: ({ lead, to }: { lead: string; to: string }) =>
+      call(
+        api.PUT('/flows/api/flows/{flowUuid}/leads/{leadUuid}/move', {
+          params: { path: { flowUuid, leadUuid: lead } },
+          body: { to_flow_uuid: to },
         }),
-      );
-      await call(
-        api.PUT('/flows/api/flows/leads/{leadUuid}/cancel', {
-          params: { path: { leadUuid: lead } },
-          body: { flow_uuids: [flowUuid] },
-        }),
-      );
-    },
+      ),
     onSuccess: () => {
       notifications.show({ message: 'Moved: the contact starts the other flow from its first step.' });
       setMoving(null);
