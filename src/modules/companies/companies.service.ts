@@ -13,7 +13,7 @@ import { refreshCompanyBlacklistFlags } from '../blacklists/blacklist-match.js';
 import { queueBulkOperation } from '../bulk-operations/bulk-operations.jobs.js';
 import { resolveCustomFieldInput } from '../custom-fields/custom-field-values.js';
 import { selectCustomFieldDefinitions } from '../custom-fields/custom-fields.repository.js';
-import { requireDataSource } from '../data-sources/data-sources.references.js';
+import { linkLeadsToCompanies } from '../leads/company-links.js';
 import { type LeadRow, type PresentedLead, presentLead } from '../leads/leads.present.js';
 import { selectInitialStageUuid } from '../pipeline-stages/pipeline-stages.defaults.js';
 import { companySort, compileCompanyFilter } from './companies.filter.js';
@@ -31,11 +31,15 @@ import {
   type MassActionPayload,
   prepareCompanyMassAction,
 } from './companies.mass-actions.js';
-import { requireCompanyStages, requireTeamLists, resolveTagRefs } from './companies.references.js';
+import {
+  requireCompanyStages,
+  requireDataSource,
+  requireTeamLists,
+  resolveTagRefs,
+} from './companies.references.js';
 import * as repo from './companies.repository.js';
 import type { CompanyMassAction, LookupBody } from './companies.schemas.js';
 import { type UpsertRow, upsertCompanies } from './companies.upsert.js';
-import { linkLeadsToCompanies } from './company-links.js';
 
 type Actor = { teamId: number; userId: number | null };
 type CreateBody = { companies: CompanyInputBody[]; list_uuids?: string[]; data_source_uuid?: string | null };

@@ -13,8 +13,9 @@ import type { WebhookClient } from '../webhooks/webhook-client.js';
 import type { ActionRenderer } from './render.js';
 import { runTeamBatch } from './run/batch.js';
 import { claimDueEnrollments, nextDueAt } from './run/claim.js';
-import { type CrashPoint, claimSenders, dispatchSender, type SenderLimits } from './run/dispatch.js';
+import { type CrashPoint, dispatchSender, type SenderLimits } from './run/dispatch.js';
 import { reconcileUnconfirmed } from './run/reconcile.js';
+import { claimSenders } from './run/sender-state.js';
 
 export type EngineDeps = {
   db: Database;

@@ -9,7 +9,6 @@ import { periodBounds } from '../../lib/period.js';
 import { selectLeadMarkers } from '../activities/markers.repository.js';
 import { queueBulkOperation } from '../bulk-operations/bulk-operations.jobs.js';
 import { selectCustomFieldDefinitions } from '../custom-fields/custom-fields.repository.js';
-import { queueExport } from '../files/exports.service.js';
 import { selectUnreadCounts } from '../read-state/read-state.repository.js';
 import { deleteLeadsWhere } from './lead-deletion.js';
 import { teamLeadTotal } from './leads.counts.js';
@@ -213,23 +212,6 @@ export function createLeadsService(deps: { db: Database; config: Config }) {
     },
 
     async massAction(actor: Actor, body: { type: string; payload?: unknown; filter: unknown }) {
-      if (body.type === 'contact_export_csv') {
-        // The same CSV export as POST /leads/api/file-exports/leads, of the selected contacts minus the
-        // blacklisted ones (as for every mass action); payload.fields picks the columns.
-        const fields = assertMassActionPayload(body.payload).fields as string[] | undefined;
-        const record = await db
-          .transaction()
-          .execute((trx) =>
-            queueExport(
-              trx,
-              actor,
-              'contact_export_csv',
-              { filter: body.filter as Record<string, unknown>, ...(fields ? { fields } : {}) },
-              { skipBlacklisted: true },
-            ),
-          );
-        return { queued: false as const, body: { affected: null, operation: null, export: record } };
-      }
       const action = await prepareMassAction(
         db,
         actor.teamId,

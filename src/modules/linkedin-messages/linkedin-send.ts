@@ -1,6 +1,6 @@
 // Sending a message queued with POST /flows/api/linkedin-messages through the sender's seat, like the
 // engine's dispatcher sends a flow's: inside the sender's schedule, within its limits (the daily and
-// weekly counts are shared with the flows' actions: engine/run/dispatch.ts `senderUsage`).
+// weekly counts are shared with the flows' actions: engine/run/sender-usage.ts `senderUsage`).
 //
 // Never twice: the message is marked in_progress (taken_at) in its own commit before the driver is
 // called; the outcome is a second commit. A message found in_progress later (a crash in between) is
@@ -12,8 +12,10 @@ import type { Logger } from 'pino';
 import type { Database, Executor } from '../../db/database.js';
 import { nextOpenInstant } from '../../lib/schedule.js';
 import type { ActionOutcome, ActionRequest, ActionType, DriverRegistry } from '../channels/driver.js';
-import { LEAD_FIELDS, type SenderLimits, senderUsage, usageWindow } from '../engine/run/dispatch.js';
+import { LEAD_FIELDS } from '../engine/run/action-requests.js';
+import type { SenderLimits } from '../engine/run/dispatch.js';
 import { FAILURE_HANDLING } from '../engine/run/outcomes.js';
+import { senderUsage, usageWindow } from '../engine/run/sender-usage.js';
 import { emitEvents } from '../events/emit.js';
 import { senderObject } from '../events/event-objects.js';
 import { upsertConversations } from './linkedin-ingest.js';

@@ -14,7 +14,7 @@ import {
   type OutcomeCheck,
   type SentActionsHook,
 } from '../../channels/driver.js';
-import { buildRequest } from './dispatch.js';
+import { buildRequest } from './action-requests.js';
 import { recordOutcomes, wakeEnrollment } from './outcomes.js';
 import type { TaskRow } from './work.js';
 

@@ -8,6 +8,7 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
 import { api, call } from '../../api';
 import { ColumnChooser } from '../../ui/ColumnChooser';
+import { SavedViews } from '../../ui/SavedViews';
 import { useStoredState } from '../../ui/useStoredState';
 import { type CellMeta, type Sort, VirtualTable } from '../../ui/VirtualTable';
 import { BulkActions } from './BulkActions';
@@ -15,10 +16,12 @@ import { type Contact, contactName } from './contact';
 import { FilterBuilder, useFilterFields } from './FilterBuilder';
 import { type Condition, toFilter } from './filter-model';
 import { NewContactButton } from './NewContactButton';
-import { SavedViews } from './SavedViews';
+import { contactsViewContent, contactsViewState, useMoveLocalViews } from './SavedViews';
 
 const SORTABLE = ['name', 'company_name', 'created_at', 'updated_at'] as const;
 type SortField = (typeof SORTABLE)[number];
+
+const DEFAULT_VISIBILITY: Record<string, boolean> = { updated_at: false };
 
 const COLUMNS: (ColumnDef<Contact> & { id: string; header: string })[] = [
   {
@@ -50,19 +53,19 @@ const COLUMNS: (ColumnDef<Contact> & { id: string; header: string })[] = [
   },
 ];
 
+const COLUMN_IDS = COLUMNS.map((c) => c.id);
+
 export function ContactsPage() {
   const [search, setSearch] = useState('');
   const [q] = useDebouncedValue(search.trim(), 250);
   const [sort, setSort] = useStoredState<Sort>('contacts.sort', { field: 'created_at', direction: 'desc' });
-  const [visibility, setVisibility] = useStoredState('contacts.columns', { updated_at: false } as Record<
-    string,
-    boolean
-  >);
+  const [visibility, setVisibility] = useStoredState('contacts.columns', DEFAULT_VISIBILITY);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [allMatching, setAllMatching] = useState(false);
   const [conditions, setConditions] = useStoredState<Condition[]>('contacts.filters', []);
   const [debounced] = useDebouncedValue(conditions, 300);
   const fields = useFilterFields();
+  useMoveLocalViews(COLUMN_IDS);
   const filter = useMemo(() => {
     const built = toFilter(debounced, fields) ?? {};
     const f = q ? { ...built, q } : built;
@@ -94,13 +97,20 @@ export function ContactsPage() {
         <Title order={1} size="h2">
           Contacts
         </Title>
-        <Group>
+        <Group align="end" wrap="wrap">
           <SavedViews
-            current={{ conditions, visibility, sort }}
+            page="contacts"
+            noun="contacts"
+            current={contactsViewContent({ conditions, visibility, sort }, COLUMN_IDS)}
             onOpen={(view) => {
-              setConditions(view.conditions);
-              setVisibility(view.visibility);
-              setSort(view.sort);
+              const next = contactsViewState(view, COLUMN_IDS, {
+                conditions: [],
+                visibility: DEFAULT_VISIBILITY,
+                sort: { field: 'created_at', direction: 'desc' },
+              });
+              setConditions(next.conditions);
+              setVisibility(next.visibility);
+              setSort(next.sort);
               clearSelection();
             }}
           />
