@@ -75,8 +75,11 @@ export class SeatBusyError extends Error {}
 
 export type SeatBrowsersOptions = {
   config: {
-    linkedin: Pick<Config['linkedin'], 'chromiumPath' | 'browserIdleMs' | 'maxOpenBrowsers'> &
-      Partial<Pick<Config['linkedin'], 'pageDumpsDir' | 'seatsPerBrowserProcess'>>;
+    linkedin: Pick<
+      Config['linkedin'],
+      'chromiumPath' | 'browserIdleMs' | 'maxOpenBrowsers' | 'seatsPerBrowserProcess'
+    > &
+      Partial<Pick<Config['linkedin'], 'pageDumpsDir'>>;
   };
   /** A seat's page closes after this long unused (default 10 s); the next use opens a new one. */
   pageIdleMs?: number;
@@ -121,7 +124,7 @@ export function createSeatBrowsers(options: SeatBrowsersOptions): SeatBrowsers {
   const pageIdleMs = options.pageIdleMs ?? 10_000;
   const processes = createBrowserProcesses({
     executablePath: settings.chromiumPath,
-    seatsPerProcess: settings.seatsPerBrowserProcess ?? 10,
+    seatsPerProcess: settings.seatsPerBrowserProcess,
     ...(logger ? { logger } : {}),
   });
   const startProblem = chromiumProbe(settings.chromiumPath, (problem) =>
