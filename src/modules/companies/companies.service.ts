@@ -1,4 +1,3 @@
-import { type SqlBool, sql } from 'kysely';
 import type { Static } from 'typebox';
 import type { Config } from '../../config.js';
 import { constraintOf } from '../../db/citus.js';
@@ -191,7 +190,7 @@ export function createCompaniesService(deps: { db: Database; config: Pick<Config
         );
         const set = Object.fromEntries(Object.entries(resolved).filter(([, value]) => value !== null));
         const cleared = Object.keys(resolved).filter((uuid) => resolved[uuid] === null);
-        values.custom_fields = sql`(companies.custom_fields || ${JSON.stringify(set)}::jsonb) - ${cleared}::text[]`;
+        values.custom_fields = repo.mergedCustomFields(set, cleared);
       }
       try {
         await db.transaction().execute(async (trx) => {
@@ -244,7 +243,7 @@ export function createCompaniesService(deps: { db: Database; config: Pick<Config
     },
 
     async deleteCompany(teamId: number, uuid: string) {
-      const deleted = await repo.deleteCompaniesWhere(db, teamId, sql<SqlBool>`c.uuid = ${uuid}`);
+      const deleted = await repo.deleteCompany(db, teamId, uuid);
       if (deleted === 0) throw notFound('Company');
     },
 

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import { invalidField, notFound } from '../../lib/errors.js';
@@ -10,7 +9,7 @@ import { selectLeadMarkers } from '../activities/markers.repository.js';
 import { queueBulkOperation } from '../bulk-operations/bulk-operations.jobs.js';
 import { selectCustomFieldDefinitions } from '../custom-fields/custom-fields.repository.js';
 import { selectUnreadCounts } from '../read-state/read-state.repository.js';
-import { deleteLeadsWhere } from './lead-deletion.js';
+import { deleteLead } from './lead-deletion.js';
 import { teamLeadTotal } from './leads.counts.js';
 import { leadFilterSpec } from './leads.filter.js';
 import { LINKEDIN_FORMS, type MatchKeys } from './leads.input.js';
@@ -138,9 +137,7 @@ export function createLeadsService(deps: { db: Database; config: Config }) {
     },
 
     async deleteLead(teamId: number, uuid: string) {
-      const deleted = await db
-        .transaction()
-        .execute((trx) => deleteLeadsWhere(trx, teamId, sql`l.uuid = ${uuid}`));
+      const deleted = await db.transaction().execute((trx) => deleteLead(trx, teamId, uuid));
       if (deleted === 0) throw notFound('Contact');
     },
 
