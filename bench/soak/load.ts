@@ -70,8 +70,11 @@ async function call(
   let json: unknown;
   let retries = 0;
   let failure: string | undefined;
+  // A random process first, the next one after each failure (as a load balancer that skips a process
+  // whose port refuses would).
+  const first = Math.floor(Math.random() * target.apis.length);
   for (; retries <= RETRIES; retries += 1) {
-    const api = target.apis[Math.floor(Math.random() * target.apis.length)]!;
+    const api = target.apis[(first + retries) % target.apis.length]!;
     let refused = false;
     try {
       const response = await fetch(`${api.base}${url}`, {
