@@ -41,6 +41,7 @@ import * as seatSelectorHealth from './1185_seat_selector_health.js';
 import * as conversionSenders from './1200_conversion_senders.js';
 import * as emailThreads from './1210_email_threads.js';
 import * as aiLlms from './1220_ai_llms.js';
+import * as sessionAuthNotify from './1230_session_auth_notify.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_identity': identity,
@@ -83,4 +84,5 @@ export const migrations: Record<string, Migration> = {
   '1200_conversion_senders': conversionSenders,
   '1210_email_threads': emailThreads,
   '1220_ai_llms': aiLlms,
+  '1230_session_auth_notify': sessionAuthNotify,
 };
