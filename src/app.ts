@@ -38,6 +38,7 @@ import { customFieldsRoutes } from './modules/custom-fields/custom-fields.routes
 import { dataSourcesRoutes } from './modules/data-sources/data-sources.routes.js';
 import { emailModuleRoutes } from './modules/email/email.module.js';
 import { enrichmentRoutes } from './modules/enrichment/enrichment.routes.js';
+import { contactExportMassAction } from './modules/files/contact-export.js';
 import { fileExportsRoutes } from './modules/files/exports.routes.js';
 import { fileImportsRoutes } from './modules/files/imports.routes.js';
 import { flowsModuleRoutes } from './modules/flows/flows.module.js';
@@ -49,6 +50,7 @@ import { linkedInMessagesRoutes } from './modules/linkedin-messages/linkedin-mes
 import { listsRoutes } from './modules/lists/lists.routes.js';
 import { notesRoutes } from './modules/notes/notes.routes.js';
 import { pipelineStagesRoutes } from './modules/pipeline-stages/pipeline-stages.routes.js';
+import { savedViewsRoutes } from './modules/saved-views/saved-views.routes.js';
 import { sendersRoutes } from './modules/senders/senders.routes.js';
 import { tagsRoutes } from './modules/tags/tags.routes.js';
 import { tasksRoutes } from './modules/tasks/tasks.routes.js';
@@ -138,7 +140,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(listsRoutes, { lists: services.lists });
   await app.register(leadsRoutes, { leads: services.leads });
-  await app.register(leadsBulkRoutes, { leads: services.leads });
+  await app.register(leadsBulkRoutes, {
+    leads: services.leads,
+    contactExport: contactExportMassAction(services.files.exports),
+  });
   await app.register(bulkOperationsRoutes, { bulkOperations: services.bulkOperations });
   await app.register(tagsRoutes, { tags: services.tags });
   await app.register(pipelineStagesRoutes, { pipelineStages: services.pipelineStages });
@@ -146,6 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(notesRoutes, { notes: services.notes });
   await app.register(activitiesRoutes, { activities: services.activities });
   await app.register(inboxRoutes, { inbox: services.inbox });
+  await app.register(savedViewsRoutes, { savedViews: services.savedViews });
   await app.register(blacklistsRoutes, { blacklists: services.blacklists });
   await app.register(companiesRoutes, { companies: services.companies });
   await app.register(webhooksRoutes, { webhooks: services.webhooks });

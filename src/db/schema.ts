@@ -59,6 +59,7 @@ import type { ListsTable } from '../modules/lists/lists.tables.js';
 import type { LlmLogsTable, LlmsTable } from '../modules/llm/llm.tables.js';
 import type { NotesTable } from '../modules/notes/notes.tables.js';
 import type { PipelineStagesTable } from '../modules/pipeline-stages/pipeline-stages.tables.js';
+import type { SavedViewsTable } from '../modules/saved-views/saved-views.tables.js';
 import type { SenderProfilesTable } from '../modules/senders/senders.tables.js';
 import type { TagsTable } from '../modules/tags/tags.tables.js';
 import type { TaskCountDeltasTable, TasksTable } from '../modules/tasks/tasks.tables.js';
@@ -114,6 +115,7 @@ export interface DB extends IdentityTables, AccountsTables, JobsTables {
   email_bodies: EmailBodiesTable;
   emails: EmailsTable;
   email_threads: EmailThreadsTable;
+  saved_views: SavedViewsTable;
   linkedin_messages: LinkedinMessagesTable;
   linkedin_conversations: LinkedinConversationsTable;
   linkedin_sync_state: LinkedinSyncStateTable;

@@ -271,6 +271,8 @@ export async function startCitusCluster(options: ClusterOptions = {}): Promise<C
     },
     async stop() {
       for (const node of [coordinator, ...workers].reverse()) await stopNode(node);
+      // LEADFLOW_CITUS_KEEP=1 keeps the nodes' data directories (their csv logs show what a worker ran).
+      if (process.env.LEADFLOW_CITUS_KEEP === '1') return log(`Citus data directories kept in ${base}`);
       await fs.rm(base, { recursive: true, force: true });
     },
   };

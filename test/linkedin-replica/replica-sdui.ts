@@ -29,7 +29,8 @@ export function sduiProfile(input: {
   relation: 'connected' | 'pending' | undefined;
   connectInMenu: boolean;
   followOnly: boolean;
-  noteAllowed: boolean;
+  /** The invitation dialog (replica-invite.ts). */
+  dialog: string;
   rail: SduiPerson[];
   notice: string;
 }): string {
@@ -57,22 +58,11 @@ export function sduiProfile(input: {
         `<li class="_r4"><a href="/in/${esc(o.slug)}/">${esc(o.name)}</a><p class="_r5">${esc(o.headline)}</p><a class="_b2q" href="${invite(o.slug)}" aria-label="Invite ${esc(o.name)} to connect" ${opens}>Connect</a></li>`,
     )
     .join('');
-  const dialog = `<div id="invite" role="alertdialog" aria-modal="true" hidden>
-      <form method="post" action="/replica/invite"><input type="hidden" name="to" value="">
-        <h2 class="_d1">Add a note to your invitation?</h2>
-        <button type="button" aria-label="Add a note" onclick="document.getElementById('note').hidden=false;this.hidden=true;document.getElementById('send-bare').hidden=true">Add a note</button>
-        <button type="submit" id="send-bare" aria-label="Send without a note">Send without a note</button>
-        <div id="note" hidden>${
-          input.noteAllowed
-            ? '<textarea name="message" maxlength="300"></textarea><button type="submit" aria-label="Send invitation">Send</button>'
-            : '<p>Personalise more invitations with Premium.</p><a href="/premium/products/">Try Premium</a>'
-        }</div>
-      </form></div>`;
   return `${input.notice}<section id="${card}" componentkey="${card}" class="_t0p">
       <img class="_a7" src="/media/${esc(p.slug)}.png" alt="">
       <h2 class="_n4m">${esc(p.name)}</h2><p class="_h1">${esc(p.headline)}</p><p class="_l2">${esc(p.location)}</p>${
         p.company ? `<a class="_c3" href="/company/${esc(p.company.slug)}/">${esc(p.company.name)}</a>` : ''
       }
-      <div class="_ac7">${actions}</div></section>${menu}${dialog}
+      <div class="_ac7">${actions}</div></section>${menu}${input.dialog}
       <aside class="_rail"><h2 class="_r0">People also viewed</h2><ul>${rail}</ul></aside>`;
 }

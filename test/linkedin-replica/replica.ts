@@ -8,6 +8,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SeatSession } from '../../src/modules/browsers/seat-session.js';
+import { FREE_NOTE_MAX, inviteDialog, PREMIUM_NOTE_MAX } from './replica-invite.js';
 import { sduiProfile } from './replica-sdui.js';
 import { type ReplicaMode, shape } from './replica-shell.js';
 
@@ -31,6 +32,8 @@ export type ReplicaPerson = {
   connectInMenu?: boolean;
   /** No connect action at all (follow-only profiles). */
   followOnly?: boolean;
+  /** The invitation needs a note (no "Send without a note"; Send disabled until one is typed). */
+  noteRequired?: boolean;
 };
 
 export type ReplicaCompany = {
@@ -57,8 +60,10 @@ export type ReplicaAccount = {
   slug: string;
   memberId: number;
   inmailCredits: number;
-  /** Invitations with a note a free account may still send. */
+  /** Invitations with a note the account may send per 30 days (a free account: about 5). */
   noteQuota: number;
+  /** Premium: notes up to 300 characters (free: 200). */
+  premium?: boolean;
 };
 
 export type ReplicaAction =
@@ -271,8 +276,20 @@ export async function startReplica(
     state.actions.filter(
       (a) => a.type === 'invite' && a.account === slug && Date.parse(a.at) > Date.now() - 7 * 86_400_000,
     ).length;
+  /** Notes the account sent in the last 30 days (LinkedIn's "per month" quota of free accounts). */
   const notesUsed = (slug: string) =>
-    state.actions.filter((a) => a.type === 'invite' && a.account === slug && a.note).length;
+    state.actions.filter(
+      (a) =>
+        a.type === 'invite' &&
+        a.account === slug &&
+        a.note &&
+        Date.parse(a.at) > Date.now() - 30 * 86_400_000,
+    ).length;
+  const noteRules = (me: string, p: ReplicaPerson) => ({
+    noteAllowed: notesUsed(me) < account(me).noteQuota,
+    noteMax: account(me).premium ? PREMIUM_NOTE_MAX : FREE_NOTE_MAX,
+    noteRequired: Boolean(p.noteRequired),
+  });
   const fullName = (p: ReplicaPerson) => `${p.firstName} ${p.lastName}`;
   /** LinkedIn's read receipt under a conversation: the other member's avatar, "Seen <time>". */
   const seenReceipt = (me: string, slug: string) => {
@@ -289,7 +306,6 @@ export async function startReplica(
 
   function profilePage(me: string, p: ReplicaPerson, notice = '') {
     const rel = relation(me, p.slug);
-    const acct = account(me);
     const inviteLabel = `Invite ${esc(fullName(p))} to connect`;
     let actions = '';
     if (rel === 'connected') {
@@ -309,19 +325,7 @@ export async function startReplica(
     const menu = p.connectInMenu
       ? `<div id="menu" role="menu" hidden><div role="menuitem" aria-label="${inviteLabel}" onclick="document.getElementById('invite').hidden=false;document.getElementById('menu').hidden=true">Connect</div></div>`
       : '';
-    const noteAllowed = notesUsed(me) < acct.noteQuota;
-    const dialog = `<div id="invite" role="dialog" data-field="invite" hidden>
-      <form method="post" action="/replica/invite">
-        <input type="hidden" name="to" value="${esc(p.slug)}">
-        <p>You can add a note to personalise your invitation.</p>
-        <button type="button" data-action="add-note" onclick="document.getElementById('note').hidden=false;this.hidden=true;document.getElementById('send-bare').hidden=true">Add a note</button>
-        <button type="submit" id="send-bare" data-action="send">Send without a note</button>
-        <div id="note" hidden>${
-          noteAllowed
-            ? `<textarea name="message" maxlength="300"></textarea><button type="submit" data-action="send">Send</button>`
-            : `<p>Personalise more invitations with Premium.</p><a href="/premium/products/">Try Premium</a>`
-        }</div>
-      </form></div>`;
+    const dialog = inviteDialog({ layout: 'legacy', to: p.slug, ...noteRules(me, p) });
     const experience = `<section id="experience"><ul><li><span data-field="title">${esc(p.position)}</span> <a data-field="company" href="/company/${esc(p.company.slug)}/" data-company-id="${p.company.id}">${esc(p.company.name)}</a> <span data-field="dates">2020 - Present</span></li></ul></section>`;
     const skills = `<section id="skills"><ul>${p.skills.map((s) => `<li><span data-field="skill-name">${esc(s)}</span></li>`).join('')}</ul></section>`;
     return page(
@@ -499,7 +503,7 @@ export async function startReplica(
             relation: relation(me, p.slug),
             connectInMenu: Boolean(p.connectInMenu),
             followOnly: Boolean(p.followOnly),
-            noteAllowed: notesUsed(me) < account(me).noteQuota,
+            dialog: inviteDialog({ layout: 'sdui', to: '', ...noteRules(me, p) }),
             rail: others.map(who),
             notice,
           });
@@ -698,7 +702,9 @@ export async function startReplica(
                 req.headers['x-replica-spa'] ? `/in/${p.slug}/?upsell=1` : '/premium/products/',
               );
             }
-            if (note && note.length > 300) return send(400, page('Error', 'Note too long', me));
+            const max = account(me).premium ? PREMIUM_NOTE_MAX : FREE_NOTE_MAX;
+            if (note && note.length > max) return send(400, page('Error', 'Note too long', me));
+            if (!note && p.noteRequired) return send(400, page('Error', 'A note is required', me));
             record({ type: 'invite', account: me, to: p.slug, note, at });
             setRelation(me, p.slug, 'pending');
             return redirect(`/in/${p.slug}/`);

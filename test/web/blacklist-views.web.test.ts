@@ -1,6 +1,6 @@
 // The blacklist settings in a real browser: a contact blacklisted by e-mail (the contact is flagged), the
-// API's refusals next to the field or above the form, search, removal; a company blacklisted by domain; and
-// a saved view of the contacts table (filters, columns) reopened - with axe-core on each view.
+// API's refusals next to the field or above the form, search, removal; a company blacklisted by domain -
+// with axe-core on each view. (Saved views: saved-views.web.test.ts.)
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, startWebHarness, type WebHarness, webTestsUnavailable } from './web-harness.js';
@@ -105,44 +105,5 @@ describe.skipIf(webTestsUnavailable)('web application: blacklists', { timeout: 6
       .where('team_id', '=', web.owner.teamId)
       .execute();
     expect(rows).toEqual([{ domain: 'rival.test' }]);
-  });
-
-  it('saves the table’s filters and columns as a view and reopens it', async () => {
-    await page.goto('/contacts');
-    const table = page.getByRole('table', { name: 'Contacts' });
-    await table.getByRole('cell', { name: 'Happy Person', exact: true }).waitFor();
-    await page.getByRole('button', { name: 'Add filter' }).click();
-    await page.getByRole('textbox', { name: 'Field of filter 1' }).click();
-    await page.getByRole('option', { name: 'List', exact: true }).click();
-    await page.getByRole('textbox', { name: 'Value of filter 1' }).click();
-    await page.getByRole('option', { name: 'Customers' }).click();
-    await page.keyboard.press('Escape');
-    await expect.poll(() => table.getByRole('row').count()).toBe(2);
-    await page.getByRole('button', { name: 'Columns' }).click();
-    await page.getByRole('checkbox', { name: 'Position' }).uncheck();
-    await page.keyboard.press('Escape');
-    await page.getByRole('button', { name: 'Views' }).click();
-    await page.getByRole('menuitem', { name: 'Save current view…' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Save the current view' });
-    await dialog.getByRole('button', { name: 'Save view' }).click();
-    await dialog.getByText('Give the view a name.').waitFor();
-    await dialog.getByRole('textbox', { name: 'View name' }).fill('Customers only');
-    await expectAccessible(page, 'save a view');
-    await dialog.getByRole('button', { name: 'Save view' }).click();
-
-    // Back to everything, with every column; the view brings the filter and the columns back.
-    await page.getByRole('button', { name: 'Remove filter 1' }).click();
-    await page.getByRole('button', { name: 'Columns' }).click();
-    await page.getByRole('checkbox', { name: 'Position' }).check();
-    await page.keyboard.press('Escape');
-    await expect.poll(() => table.getByRole('row').count()).toBe(3);
-    await page.reload();
-    await page.getByRole('button', { name: 'Views' }).click();
-    await page.getByRole('menuitem', { name: 'Open view Customers only' }).click();
-    await expect.poll(() => table.getByRole('row').count()).toBe(2);
-    await table.getByRole('cell', { name: 'Happy Person', exact: true }).waitFor();
-    expect(await table.getByRole('columnheader', { name: 'Position' }).count()).toBe(0);
-    await expect.poll(() => page.getByRole('textbox', { name: 'Value of filter 1' }).count()).toBe(1);
-    await expectAccessible(page, 'contacts with a saved view');
   });
 });

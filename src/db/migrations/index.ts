@@ -41,7 +41,10 @@ import * as seatSelectorHealth from './1185_seat_selector_health.js';
 import * as conversionSenders from './1200_conversion_senders.js';
 import * as emailThreads from './1210_email_threads.js';
 import * as aiLlms from './1220_ai_llms.js';
-import * as sessionAuthNotify from './1230_session_auth_notify.js';
+import * as emailThreadsOnCitus from './1250_email_threads_on_citus.js';
+import * as seatInviteNotes from './1260_seat_invite_notes.js';
+import * as savedViews from './1270_saved_views.js';
+import * as sessionAuthNotify from './1280_session_auth_notify.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_identity': identity,
@@ -84,5 +87,8 @@ export const migrations: Record<string, Migration> = {
   '1200_conversion_senders': conversionSenders,
   '1210_email_threads': emailThreads,
   '1220_ai_llms': aiLlms,
-  '1230_session_auth_notify': sessionAuthNotify,
+  '1250_email_threads_on_citus': emailThreadsOnCitus,
+  '1260_seat_invite_notes': seatInviteNotes,
+  '1270_saved_views': savedViews,
+  '1280_session_auth_notify': sessionAuthNotify,
 };

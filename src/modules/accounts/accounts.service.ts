@@ -93,7 +93,7 @@ export function createAccountsService(deps: { db: Database; publicUrl: string; a
 
     /**
      * The session of a cookie value, sliding its expiry forward at most once a minute. Kept by the auth
-     * cache like an API key (an ended session notifies, migration 1230), so a web request usually costs
+     * cache like an API key (an ended session notifies, migration 1280), so a web request usually costs
      * no database round trip to authenticate.
      */
     async identifySession(token: string): Promise<SessionIdentity | undefined> {
@@ -113,7 +113,7 @@ export function createAccountsService(deps: { db: Database; publicUrl: string; a
     sessionView,
 
     // Each way a session ends drops it from this process's cache at once; other processes hear the
-    // trigger's notification (migration 1230).
+    // trigger's notification (migration 1280).
     async signOut(token: string) {
       await repo.deleteSession(db, hashSecret(token));
       deps.authCache?.invalidate({ key_hash: hashSecret(token) });

@@ -189,6 +189,53 @@ describe('seats', () => {
     expect(none.statusCode).toBe(422);
   });
 
+  it('sets the invitation-note policy; counts notes of the last 30 days; refuses bad values by field', async () => {
+    const { seat } = await createSeat(alice);
+    expect(seat.invitations).toEqual({
+      premium: false,
+      note_quota: 'fail',
+      free_notes_per_month: 5,
+      note_max_chars: 200,
+      notes_sent_30_days: 0,
+      notes_left: 5,
+      note_quota_refused_at: null,
+    });
+    const day = 86_400_000;
+    const now = Date.now();
+    await ctx.db
+      .updateTable('linkedin_browsers')
+      .set({ notes_sent_at: [new Date(now - 40 * day), new Date(now - 2 * day), new Date(now - day)] })
+      .where('id', '=', seat.id)
+      .execute();
+    const put = (payload: Record<string, unknown>) =>
+      ctx.request(alice, { method: 'PUT', url: `${base}/${seat.id}`, payload });
+    const free = await put({ invitations: { note_quota: 'send_without_note', free_notes_per_month: 3 } });
+    expect(free.statusCode, free.body).toBe(200);
+    expect(free.json().invitations).toMatchObject({
+      premium: false,
+      note_quota: 'send_without_note',
+      notes_sent_30_days: 2,
+      notes_left: 1,
+    });
+    const premium = await put({ invitations: { premium: true } });
+    expect(premium.json().invitations).toMatchObject({
+      premium: true,
+      note_quota: 'send_without_note',
+      note_max_chars: 300,
+      notes_left: null,
+    });
+    for (const [invitations, field] of [
+      [{ note_quota: 'truncate' }, 'invitations.note_quota'],
+      [{ free_notes_per_month: 101 }, 'invitations.free_notes_per_month'],
+      [{ premium: 'yes' }, 'invitations.premium'],
+      [{ note_max_chars: 300 }, 'invitations.note_max_chars'],
+    ] as const) {
+      const res = await put({ invitations });
+      expect(res.statusCode, JSON.stringify(invitations)).toBe(422);
+      expect(Object.keys(res.json().error.data).join(','), JSON.stringify(invitations)).toContain(field);
+    }
+  });
+
   it('runs a never-logged-in browser seat into login_issue, a sandbox seat at once; stop stops', async () => {
     const { seat } = await createSeat(alice);
     const run = await ctx.request(alice, { method: 'POST', url: `${base}/${seat.id}/run` });

@@ -78,7 +78,8 @@ export const browsersRoutes: FastifyPluginAsyncTypebox<{ browsers: BrowsersServi
         tags,
         operationId: 'updateLinkedinBrowser',
         summary: 'Update a LinkedIn seat',
-        description: 'Name and proxy. A proxy change restarts the seat\u2019s browser with it.',
+        description:
+          'Name, proxy and the invitation-note policy (invitations). A proxy change restarts the seat\u2019s browser with it.',
         params: SeatParams,
         body: UpdateSeatBody,
         response: { 200: Seat },

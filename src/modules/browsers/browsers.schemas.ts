@@ -11,6 +11,7 @@ import {
   withExample,
 } from '../../http/schemas.js';
 import { SEAT_SORT } from './browsers.sort.js';
+import { NOTE_QUOTA_ACTIONS } from './browsers.tables.js';
 
 export const SEAT_DRIVERS = ['chromium', 'sandbox'] as const;
 export const SEAT_STATUSES = [
@@ -64,6 +65,40 @@ const SelectorHealth = Type.Object(
   },
 );
 
+const Invitations = Type.Object(
+  {
+    premium: Type.Boolean({
+      description:
+        'The LinkedIn account is known to be Premium: notes up to 300 characters and no monthly note quota. ' +
+        'false (default): a free account - notes up to 200 characters, free_notes_per_month of them per 30 days',
+    }),
+    note_quota: Type.Enum([...NOTE_QUOTA_ACTIONS], {
+      description:
+        'What a note quota does to an invitation with a note - predicted (notes_left is 0) or shown by ' +
+        'LinkedIn (a Premium upsell): fail (default; the step fails with note_quota) or send_without_note',
+    }),
+    free_notes_per_month: Type.Integer({
+      description:
+        'Personalised invitations a free account may send per 30 days (default 5, LinkedIn\u2019s)',
+    }),
+    note_max_chars: Type.Integer({
+      description: 'The longest note this seat sends (200, or 300 when premium); a longer one fails the step',
+    }),
+    notes_sent_30_days: Type.Integer({
+      description: 'Invitations with a note the seat sent in the last 30 days',
+    }),
+    notes_left: Nullable(
+      Type.Integer({
+        description:
+          'Notes the seat may still send before the quota (0 also after LinkedIn refused one in the last 30 ' +
+          'days); null when premium',
+      }),
+    ),
+    note_quota_refused_at: Nullable(DateTime('When LinkedIn last refused a note (asked for Premium)')),
+  },
+  { description: 'Invitation notes: the account\u2019s limits and what the seat has used of them' },
+);
+
 export const Seat = Type.Object(
   {
     id: Type.Integer({ description: 'Seat id' }),
@@ -105,6 +140,7 @@ export const Seat = Type.Object(
     }),
     error_reason: Nullable(Type.String({ description: 'Why the seat is not running, when it is not' })),
     selector_health: SelectorHealth,
+    invitations: Invitations,
     user_id: Nullable(Type.Integer()),
     last_start_at: Nullable(DateTime()),
     external_access_key_expires_at: Nullable(DateTime('When the current login link stops working')),
@@ -152,6 +188,31 @@ const ProxyIn = Type.Object(
         },
       },
     ],
+  },
+);
+
+const InvitationsIn = Type.Object(
+  {
+    premium: Type.Optional(
+      Type.Boolean({ description: 'The account is Premium (300-character notes, no monthly note quota)' }),
+    ),
+    note_quota: Type.Optional(
+      Type.Enum([...NOTE_QUOTA_ACTIONS], {
+        description:
+          'fail: the step fails with note_quota; send_without_note: the invitation goes without it',
+      }),
+    ),
+    free_notes_per_month: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 100,
+        description: 'Notes per 30 days of a free account (LinkedIn: 5)',
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: 'The seat\u2019s invitation-note policy; keys left out keep their value',
   },
 );
 
@@ -206,10 +267,14 @@ export const CreateSeatBody = withExample(
 
 export const UpdateSeatBody = withExample(
   Type.Object(
-    { name: Type.Optional(Nullable(Type.String({ maxLength: 255 }))), ...proxyFields },
+    {
+      name: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+      ...proxyFields,
+      invitations: Type.Optional(InvitationsIn),
+    },
     { additionalProperties: false },
   ),
-  { name: 'Anna - sales EU' },
+  { name: 'Anna - sales EU', invitations: { premium: false, note_quota: 'send_without_note' } },
 );
 
 export const SetProxyBody = withExample(

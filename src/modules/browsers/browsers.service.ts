@@ -15,6 +15,7 @@ import * as repo from './browsers.repository.js';
 import type { CreateSeatBody, SetProxyBody, ShareSeatBody, UpdateSeatBody } from './browsers.schemas.js';
 import { SEAT_SORT } from './browsers.sort.js';
 import { presentHealth } from './seat-health.js';
+import { presentInvitations } from './seat-notes.js';
 import { presentProxies, proxyColumns } from './seat-proxy.js';
 
 type Actor = { teamId: number; userId: number };
@@ -27,7 +28,7 @@ export type SeatRuntime = {
   startProblem?(): Promise<string | undefined>;
 };
 
-export function presentSeat(row: repo.SeatRecord) {
+export function presentSeat(row: repo.SeatRecord, now: Date = new Date()) {
   return {
     id: row.id,
     team_id: row.team_id,
@@ -49,6 +50,7 @@ export function presentSeat(row: repo.SeatRecord) {
     status: row.status,
     error_reason: row.error_reason,
     selector_health: presentHealth(row),
+    invitations: presentInvitations(row, now),
     user_id: row.user_id,
     last_start_at: row.last_start_at,
     external_access_key_expires_at: row.access_key_expires_at,
@@ -58,6 +60,17 @@ export function presentSeat(row: repo.SeatRecord) {
 }
 
 type ProxyFields = Static<typeof SetProxyBody>;
+
+/** The columns an `invitations` change writes (keys left out keep their value). */
+function invitationColumns(input: Static<typeof UpdateSeatBody>['invitations']) {
+  return {
+    ...(input?.premium !== undefined ? { linkedin_premium: input.premium } : {}),
+    ...(input?.note_quota !== undefined ? { note_quota_action: input.note_quota } : {}),
+    ...(input?.free_notes_per_month !== undefined
+      ? { free_notes_per_month: input.free_notes_per_month }
+      : {}),
+  };
+}
 
 export function createBrowsersService(deps: {
   db: Database;
@@ -118,7 +131,7 @@ export function createBrowsersService(deps: {
       .where('id', '=', id)
       .execute();
     if (restart) await deps.runtime?.release(teamId, id);
-    return presentSeat(await requireSeat(teamId, id));
+    return presentSeat(await requireSeat(teamId, id), clock.now());
   }
 
   return {
@@ -187,18 +200,22 @@ export function createBrowsersService(deps: {
         }
         return seat.id;
       });
-      return presentSeat(await requireSeat(actor.teamId, id));
+      return presentSeat(await requireSeat(actor.teamId, id), clock.now());
     },
 
     /** The hosted service sorts this list ascending by default. */
     async listSeats(teamId: number, params: PageParams) {
       const page = resolvePage({ ...params, order_type: params.order_type ?? 'asc' }, SEAT_SORT);
       const { rows, total } = await repo.selectSeats(db, teamId, page);
-      return envelope(rows.map(presentSeat), total, page);
+      return envelope(
+        rows.map((row) => presentSeat(row, clock.now())),
+        total,
+        page,
+      );
     },
 
     async getSeat(teamId: number, id: number) {
-      return presentSeat(await requireSeat(teamId, id));
+      return presentSeat(await requireSeat(teamId, id), clock.now());
     },
 
     async updateSeat(teamId: number, id: number, input: Static<typeof UpdateSeatBody>) {
@@ -206,6 +223,7 @@ export function createBrowsersService(deps: {
       return updateColumns(teamId, id, {
         ...(input.name !== undefined ? { name: input.name } : {}),
         ...proxy,
+        ...invitationColumns(input.invitations),
         restart: 'custom_proxy_config' in proxy,
       });
     },
@@ -247,7 +265,7 @@ export function createBrowsersService(deps: {
         .where('team_id', '=', teamId)
         .where('id', '=', id)
         .execute();
-      return presentSeat((await requireSeat(teamId, id)) as repo.SeatRecord);
+      return presentSeat((await requireSeat(teamId, id)) as repo.SeatRecord, clock.now());
     },
 
     async generateAccessKey(teamId: number, id: number) {

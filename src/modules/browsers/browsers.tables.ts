@@ -14,6 +14,9 @@ export type SeatStatus =
 /** A per-action circuit breaker: open (`open_since` set) pauses the action type for the seat. */
 export type ActionBreaker = { misses: number; open_since: string | null; reason: string | null };
 
+export const NOTE_QUOTA_ACTIONS = ['fail', 'send_without_note'] as const;
+export type NoteQuotaAction = (typeof NOTE_QUOTA_ACTIONS)[number];
+
 export type ProxyType = 'http' | 'https' | 'socks5';
 /** A seat's own proxy as stored: the password is sealed in `proxy_password_sealed`, never here. */
 export type StoredProxy = { type: ProxyType; host: string; port: number; username: string | null };
@@ -55,6 +58,16 @@ export interface LinkedinBrowsersTable {
   health_requested_at: Date | null;
   /** Per action type: misses in a row, and since when the type is paused (seat-health.ts). */
   action_breakers: Json<Record<string, ActionBreaker>>;
+  /** The account is known to be Premium: notes up to 300 characters, no monthly note quota. */
+  linkedin_premium: Defaulted<boolean>;
+  /** What a note quota (predicted or shown by LinkedIn) does to an invitation. */
+  note_quota_action: Defaulted<NoteQuotaAction>;
+  /** Personalised invitations a free account may send per 30 days (LinkedIn: about 5). */
+  free_notes_per_month: Defaulted<number>;
+  /** When each note went out (or may have: unconfirmed), the last 30 days (seat-notes.ts). */
+  notes_sent_at: Defaulted<Date[]>;
+  /** When LinkedIn last refused a note (asked for Premium). */
+  note_quota_refused_at: Date | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { SeatDriver } from '../browsers/browsers.tables.js';
 import type { SenderPauseReason } from '../enrollments/sender-pauses.js';
-import type { Channel, ChannelDriver, DriverRegistry } from './driver.js';
+import type { Channel, ChannelDriver, ChannelPush, DriverRegistry } from './driver.js';
 import type { InboxRegistry, LinkedInInbox } from './inbox.js';
 import type { LinkedInReader, ReaderRegistry } from './reader.js';
 
@@ -16,6 +16,34 @@ export type SeatRow = {
   driver: SeatDriver;
   status: string;
 };
+
+/**
+ * A seat driver kind, registered once (`seatKinds` in `src/deps/channels.ts`): how its seats act (the
+ * engine), read (enrichment, data sources) and read their inbox (the LinkedIn messages sync), and, for a
+ * kind whose network answers by itself (the sandbox), the push the engine's loop delivers. A kind without
+ * a reader or an inbox makes those registries answer `no_reader` / `no_inbox` for its seats.
+ */
+export type SeatKind = {
+  driver: (seat: SeatRow) => ChannelDriver;
+  reader?: (seat: SeatRow) => LinkedInReader;
+  inbox?: (seat: SeatRow) => LinkedInInbox;
+  push?: ChannelPush;
+};
+
+export type SeatKinds = Partial<Record<SeatDriver, SeatKind>>;
+
+/** One port of every registered kind: what the driver, reader or inbox registry takes. */
+export function portsOf<P extends 'driver' | 'reader' | 'inbox'>(
+  kinds: SeatKinds,
+  port: P,
+): Partial<Record<SeatDriver, NonNullable<SeatKind[P]>>> {
+  const found: Partial<Record<SeatDriver, NonNullable<SeatKind[P]>>> = {};
+  for (const [kind, registered] of Object.entries(kinds) as [SeatDriver, SeatKind][]) {
+    const factory = registered[port];
+    if (factory) found[kind] = factory as NonNullable<SeatKind[P]>;
+  }
+  return found;
+}
 
 export type DriverFactories = {
   /** A driver per seat driver kind (the sandbox network, a real browser). */

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLeads, makeList } from '../../../test/factories.js';
 import { createTestContext, type TestContext, type TestUser } from '../../../test/harness.js';
+import { linkLeadsToCompanies } from '../leads/company-links.js';
 import { makeCustomField, postCompanies, type WireCompany } from './companies.fixtures.js';
-import { linkLeadsToCompanies } from './company-links.js';
 
 let ctx: TestContext;
 let alice: TestUser;

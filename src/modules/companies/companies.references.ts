@@ -1,5 +1,6 @@
-// Checks that the lists, tags and pipeline stages a company request names belong to the team (one
-// query per kind for a whole request), turning tag names into tag uuids.
+// Checks that the lists, tags, pipeline stages and data source a company request names belong to the team
+// (one query per kind for a whole request), turning tag names into tag uuids. CSV imports, which write
+// companies, check their data source here too.
 import type { Executor } from '../../db/database.js';
 import { invalidField } from '../../lib/errors.js';
 import { selectExistingTagUuids, upsertTagsByName } from '../tags/tags.repository.js';
@@ -80,4 +81,21 @@ export async function requireCompanyStages(
         : `${path} is not a pipeline stage of your team.`,
     );
   });
+}
+
+/** Throws a 422 naming `field` unless `uuid` (when given) is a data source of the team. */
+export async function requireDataSource(
+  db: Executor,
+  teamId: number,
+  uuid: string | null | undefined,
+  field = 'data_source_uuid',
+): Promise<void> {
+  if (uuid === null || uuid === undefined) return;
+  const row = await db
+    .selectFrom('data_sources')
+    .select('uuid')
+    .where('team_id', '=', teamId)
+    .where('uuid', '=', uuid.toLowerCase())
+    .executeTakeFirst();
+  if (!row) throw invalidField(field, `${field} does not name one of your data sources (${uuid}).`);
 }

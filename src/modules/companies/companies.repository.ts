@@ -106,6 +106,11 @@ export async function updateCompanyRow(
     .executeTakeFirst();
 }
 
+/** The stored custom field values with `set` written over them and the `cleared` field uuids removed. */
+export function mergedCustomFields(set: Record<string, unknown>, cleared: string[]) {
+  return sql`(companies.custom_fields || ${JSON.stringify(set)}::jsonb) - ${cleared}::text[]`;
+}
+
 /** The company of the team that holds `value` in the unique column `field` (for 409 messages). */
 export async function selectCompanyHolding(
   db: Executor,
@@ -148,6 +153,11 @@ export async function deleteCompaniesWhere(
   const uuids = result.rows[0]?.uuids ?? [];
   await deleteActivitiesOfCompanies(db, teamId, uuids);
   return uuids.length;
+}
+
+/** Deletes one company of the team (see deleteCompaniesWhere); 0 when there is none. */
+export function deleteCompany(db: Executor, teamId: number, uuid: string): Promise<number> {
+  return deleteCompaniesWhere(db, teamId, sql<SqlBool>`c.uuid = ${uuid}`);
 }
 
 export type LookupKeys = {

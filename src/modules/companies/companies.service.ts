@@ -1,4 +1,3 @@
-import { type SqlBool, sql } from 'kysely';
 import type { Static } from 'typebox';
 import type { Config } from '../../config.js';
 import { constraintOf } from '../../db/citus.js';
@@ -13,7 +12,7 @@ import { refreshCompanyBlacklistFlags } from '../blacklists/blacklist-match.js';
 import { queueBulkOperation } from '../bulk-operations/bulk-operations.jobs.js';
 import { resolveCustomFieldInput } from '../custom-fields/custom-field-values.js';
 import { selectCustomFieldDefinitions } from '../custom-fields/custom-fields.repository.js';
-import { requireDataSource } from '../data-sources/data-sources.references.js';
+import { linkLeadsToCompanies } from '../leads/company-links.js';
 import { type LeadRow, type PresentedLead, presentLead } from '../leads/leads.present.js';
 import { selectInitialStageUuid } from '../pipeline-stages/pipeline-stages.defaults.js';
 import { companySort, compileCompanyFilter } from './companies.filter.js';
@@ -31,11 +30,15 @@ import {
   type MassActionPayload,
   prepareCompanyMassAction,
 } from './companies.mass-actions.js';
-import { requireCompanyStages, requireTeamLists, resolveTagRefs } from './companies.references.js';
+import {
+  requireCompanyStages,
+  requireDataSource,
+  requireTeamLists,
+  resolveTagRefs,
+} from './companies.references.js';
 import * as repo from './companies.repository.js';
 import type { CompanyMassAction, LookupBody } from './companies.schemas.js';
 import { type UpsertRow, upsertCompanies } from './companies.upsert.js';
-import { linkLeadsToCompanies } from './company-links.js';
 
 type Actor = { teamId: number; userId: number | null };
 type CreateBody = { companies: CompanyInputBody[]; list_uuids?: string[]; data_source_uuid?: string | null };
@@ -187,7 +190,7 @@ export function createCompaniesService(deps: { db: Database; config: Pick<Config
         );
         const set = Object.fromEntries(Object.entries(resolved).filter(([, value]) => value !== null));
         const cleared = Object.keys(resolved).filter((uuid) => resolved[uuid] === null);
-        values.custom_fields = sql`(companies.custom_fields || ${JSON.stringify(set)}::jsonb) - ${cleared}::text[]`;
+        values.custom_fields = repo.mergedCustomFields(set, cleared);
       }
       try {
         await db.transaction().execute(async (trx) => {
@@ -240,7 +243,7 @@ export function createCompaniesService(deps: { db: Database; config: Pick<Config
     },
 
     async deleteCompany(teamId: number, uuid: string) {
-      const deleted = await repo.deleteCompaniesWhere(db, teamId, sql<SqlBool>`c.uuid = ${uuid}`);
+      const deleted = await repo.deleteCompany(db, teamId, uuid);
       if (deleted === 0) throw notFound('Company');
     },
 

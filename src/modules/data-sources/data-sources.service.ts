@@ -4,6 +4,7 @@ import { AppError, invalidField, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { envelope, type PageParams, resolvePage } from '../../lib/pagination.js';
 import { requireList, resolveTagInputs } from '../leads/leads.references.js';
+import { selectSenderProfile } from '../senders/senders.repository.js';
 import { scheduleDataSourceRun } from './data-sources.jobs.js';
 import * as repo from './data-sources.repository.js';
 import type { DataSourcePayload } from './data-sources.tables.js';
@@ -73,12 +74,7 @@ export function normalizePayload(
 }
 
 async function requireSender(db: Executor, teamId: number, uuid: string) {
-  const sender = await db
-    .selectFrom('sender_profiles')
-    .select('uuid')
-    .where('team_id', '=', teamId)
-    .where('uuid', '=', uuid)
-    .executeTakeFirst();
+  const sender = await selectSenderProfile(db, teamId, uuid);
   if (!sender) {
     throw invalidField(
       'sender_profile_uuid',

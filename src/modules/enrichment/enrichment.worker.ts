@@ -23,8 +23,8 @@ import {
   type ReadOutcome,
 } from '../channels/reader.js';
 import { markSeatReadIssue } from '../channels/seat-issue.js';
-import { linkLeadsToCompanies } from '../companies/company-links.js';
 import { emitContactEvents } from '../events/emit.js';
+import { linkLeadsToCompanies } from '../leads/company-links.js';
 import { refundCredits } from './credits.js';
 import {
   type CompanyFill,

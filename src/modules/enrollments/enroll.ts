@@ -139,3 +139,8 @@ export async function enrollContacts(
 export function contactsWhere(teamId: number, where: RawBuilder<SqlBool>): RawBuilder<unknown> {
   return sql`select l.uuid, l.updated_at, l.is_blacklisted from leads l where l.team_id = ${teamId} and ${where}`;
 }
+
+/** One contact of the team, as the contacts of enrollContacts. */
+export function oneContact(teamId: number, leadUuid: string): RawBuilder<unknown> {
+  return contactsWhere(teamId, sql<SqlBool>`l.uuid = ${leadUuid}`);
+}

@@ -9,11 +9,23 @@ import { activityCtes } from '../activities/activities.repository.js';
 import { activityColumns, flowActivityPayload, flowEndActivityType } from '../activities/activity-types.js';
 import type { EnrollmentStatus } from '../flows/flows.tables.js';
 
-/** Enrollments of one team: by uuid, or any condition over the alias `fl` (flow_leads). */
-export type EnrollmentSelection = { uuids: string[] } | { where: RawBuilder<SqlBool> };
+/**
+ * Enrollments of one team: by uuid, those of one contact (in the given flows, or in any), or any
+ * condition over the alias `fl` (flow_leads).
+ */
+export type EnrollmentSelection =
+  | { uuids: string[] }
+  | { leadUuid: string; flowUuids?: string[] }
+  | { where: RawBuilder<SqlBool> };
 
 function condition(selection: EnrollmentSelection): RawBuilder<SqlBool> {
-  return 'uuids' in selection ? sql<SqlBool>`fl.uuid = any(${selection.uuids}::uuid[])` : selection.where;
+  if ('uuids' in selection) return sql<SqlBool>`fl.uuid = any(${selection.uuids}::uuid[])`;
+  if ('leadUuid' in selection) {
+    return selection.flowUuids
+      ? sql<SqlBool>`fl.lead_uuid = ${selection.leadUuid} and fl.flow_uuid = any(${selection.flowUuids}::uuid[])`
+      : sql<SqlBool>`fl.lead_uuid = ${selection.leadUuid}`;
+  }
+  return selection.where;
 }
 
 /**

@@ -16,7 +16,7 @@ import {
   normalizeCompanyInput,
 } from '../companies/companies.input.js';
 import { bestCompanyMatch, type UpsertRow, upsertCompanies } from '../companies/companies.upsert.js';
-import { linkLeadsToCompanies } from '../companies/company-links.js';
+import { linkLeadsToCompanies } from '../leads/company-links.js';
 import { upsertTagsByName } from '../tags/tags.repository.js';
 import type { MappedColumn } from './import-mapping.js';
 import { type ChunkCounts, emptyCounts, type SourceRow } from './import-types.js';

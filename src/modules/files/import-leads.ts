@@ -12,8 +12,8 @@ import type { Executor } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { refreshLeadBlacklistFlags } from '../blacklists/blacklist-match.js';
-import { linkLeadsToCompanies } from '../companies/company-links.js';
 import type { CustomFieldValue } from '../custom-fields/custom-field-values.js';
+import { linkLeadsToCompanies } from '../leads/company-links.js';
 import { identifierClashes, insertLeadRows, updateLeadRows } from '../leads/leads.batch.repository.js';
 import { diffColumns, mergeCustomFields, sameValue } from '../leads/leads.changes.js';
 import {

@@ -4,10 +4,10 @@ import { enqueueJob } from '../../jobs/queue.js';
 import { conflict, invalidField, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { envelope, type PageParams, resolvePage } from '../../lib/pagination.js';
-import { requireTeamLists } from '../companies/companies.references.js';
+import { requireDataSource, requireTeamLists } from '../companies/companies.references.js';
 import { selectCustomFieldDefinitions } from '../custom-fields/custom-fields.repository.js';
-import { requireDataSource } from '../data-sources/data-sources.references.js';
 import { requireList, resolveTagInputs } from '../leads/leads.references.js';
+import { insertList } from '../lists/lists.repository.js';
 import type { ImportType } from './files.tables.js';
 import { type ImportKind, mappingDeduplicates, resolveMapping } from './import-mapping.js';
 import { type ImportConfig, importJob, importJobKey } from './import-runner.js';
@@ -115,10 +115,7 @@ export function createImportsService(deps: { db: Database; store: FileStore; upl
         } else {
           // Every contact belongs to a list: without one, the file gets its own.
           listUuid = newId();
-          await trx
-            .insertInto('lists')
-            .values({ team_id: teamId, uuid: listUuid, name: record.file_name })
-            .execute();
+          await insertList(trx, { team_id: teamId, uuid: listUuid, name: record.file_name });
         }
       } else {
         const companies = body as CompaniesBody;

@@ -1,4 +1,4 @@
-import { type Selectable, sql } from 'kysely';
+import { type Selectable, type SqlBool, sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { compileFilter, type FilterSpec, textContains } from '../../lib/filter.js';
 import { orderByClause, type PageRequest, type SortSpec } from '../../lib/pagination.js';
@@ -156,4 +156,17 @@ export async function workspaceExists(db: Executor, teamId: number, uuid: string
     .where('uuid', '=', uuid)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** Enrollments of one flow, for endEnrollments. */
+export function flowCondition(flowUuid: string) {
+  return sql<SqlBool>`fl.flow_uuid = ${flowUuid}`;
+}
+
+/** Which of `uuids` are flows of the team. */
+export async function selectFlowUuids(db: Executor, teamId: number, uuids: string[]): Promise<string[]> {
+  const { rows } = await sql<{ uuid: string }>`
+    select uuid from flows where team_id = ${teamId} and uuid = any(${uuids}::uuid[])
+  `.execute(db);
+  return rows.map((row) => row.uuid);
 }

@@ -1,7 +1,6 @@
 // Flows: create (with the initial version), read with warnings, update, delete, the status machine of
 // spec 3.1 and cloning. Status changes mirror "the flow is on" onto its enrollments in the same
 // transaction (setFlowActive); archiving and deleting end the live enrollments (endEnrollments).
-import { type SqlBool, sql } from 'kysely';
 import type { Database, Executor } from '../../db/database.js';
 import { AppError, invalidField, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -189,7 +188,7 @@ export function createFlowsService(deps: { db: Database; hooks?: FlowHooks }) {
         const flow = await repo.selectFlow(trx, teamId, uuid, true);
         if (!flow) throw notFound('Flow');
         await setFlowActive(trx, teamId, uuid, false);
-        await endEnrollments(trx, teamId, { where: flowCondition(uuid) }, 'canceled', 'flow_deleted');
+        await endEnrollments(trx, teamId, { where: repo.flowCondition(uuid) }, 'canceled', 'flow_deleted');
         await repo.deleteFlow(trx, teamId, uuid);
       });
     },
@@ -213,7 +212,7 @@ export function createFlowsService(deps: { db: Database; hooks?: FlowHooks }) {
     archive: (teamId: number, uuid: string) =>
       transition(teamId, uuid, async (trx, flow) => {
         if (flow.status === 'archived') return undefined;
-        await endEnrollments(trx, teamId, { where: flowCondition(uuid) }, 'canceled', 'flow_archived');
+        await endEnrollments(trx, teamId, { where: repo.flowCondition(uuid) }, 'canceled', 'flow_archived');
         return 'archived';
       }),
 
@@ -269,8 +268,3 @@ export function createFlowsService(deps: { db: Database; hooks?: FlowHooks }) {
 }
 
 export type FlowsService = ReturnType<typeof createFlowsService>;
-
-/** Enrollments of one flow, for endEnrollments. */
-export function flowCondition(flowUuid: string) {
-  return sql<SqlBool>`fl.flow_uuid = ${flowUuid}`;
-}

@@ -1,7 +1,7 @@
 // What an API process remembers about API keys, browser sessions and users, so a request does not cost a
 // database round trip to authenticate. It is only trusted while this process hears the change notifications of
 // migration 0420 (`leadflow_auth`, sent by triggers in the changing transaction): a revoked key, a new
-// membership, a changed user or an ended session (migration 1230) drops the entries of that user in every
+// membership, a changed user or an ended session (migration 1280) drops the entries of that user in every
 // process at once. While the
 // LISTEN connection is down nothing is cached (every request reads the database), and when it is back
 // everything cached before is dropped, because notifications may have been missed in between.

@@ -116,6 +116,12 @@ export async function lockAndCountActiveKeys(db: Executor, userId: number): Prom
   return Number(row.active);
 }
 
+/** The user an API key (active or not) belongs to. */
+export async function selectApiKeyOwner(db: Executor, apiKeyId: number): Promise<number | undefined> {
+  const key = await db.selectFrom('api_keys').select('user_id').where('id', '=', apiKeyId).executeTakeFirst();
+  return key?.user_id;
+}
+
 export async function revokeApiKey(db: Executor, userId: number, apiKeyId: number): Promise<boolean> {
   const result = await db
     .updateTable('api_keys')
@@ -169,6 +175,11 @@ export async function selectTeamById(db: Executor, teamId: number) {
 }
 
 /** Users other than the ones `leadflow demo` created (those hold a key named `demoKeyName`). */
+/** Serialises first starts (bootstrapOwner) for the rest of the transaction. */
+export async function lockBootstrap(trx: Executor): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext('leadflow.bootstrap'))`.execute(trx);
+}
+
 export async function countUsersBesidesDemo(db: Executor, demoKeyName: string): Promise<number> {
   const row = await db
     .selectFrom('users')

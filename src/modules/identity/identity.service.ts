@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
 import type { Database, Executor } from '../../db/database.js';
 import { hashApiKey } from '../../http/auth.js';
 import { AppError, conflict, invalidField, notFound } from '../../lib/errors.js';
@@ -152,7 +151,7 @@ export function createIdentityService(deps: {
      */
     async bootstrapOwner(input: { email: string; teamName: string; apiKey?: string }) {
       return db.transaction().execute(async (trx) => {
-        await sql`select pg_advisory_xact_lock(hashtext('leadflow.bootstrap'))`.execute(trx);
+        await repo.lockBootstrap(trx);
         if ((await repo.countUsersBesidesDemo(trx, DEMO_KEY_NAME)) > 0) return undefined;
         const user = await repo.insertUser(trx, { uuid: newId(), email: input.email });
         const team = await createTeam(trx, input.teamName, user.id);
@@ -202,14 +201,10 @@ export function createIdentityService(deps: {
     },
 
     async revokeApiKeyById(apiKeyId: number) {
-      const key = await db
-        .selectFrom('api_keys')
-        .select('user_id')
-        .where('id', '=', apiKeyId)
-        .executeTakeFirst();
-      if (!key || !(await repo.revokeApiKey(db, key.user_id, apiKeyId)))
+      const userId = await repo.selectApiKeyOwner(db, apiKeyId);
+      if (userId === undefined || !(await repo.revokeApiKey(db, userId, apiKeyId)))
         throw notFound(`Active API key ${apiKeyId}`);
-      changed(key.user_id);
+      changed(userId);
     },
 
     async addMember(email: string, teamId: number, role: string = 'member') {

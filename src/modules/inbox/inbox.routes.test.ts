@@ -197,3 +197,79 @@ describe('GET /leads/api/inbox', () => {
     expect(bad.body).toContain('channel');
   });
 });
+
+describe('PUT /leads/api/inbox/read', () => {
+  const setRead = (user: TestUser, payload: Record<string, unknown>) =>
+    ctx.request(user, { method: 'PUT', url: '/leads/api/inbox/read', payload });
+
+  it('marks one conversation unread again and read, leaving the contact’s other conversations', async () => {
+    // Alan's thread was read above: unread again is its latest e-mail from Alan (not the bounce report).
+    const unread = await setRead(alice, {
+      channel: 'email',
+      uuid: ids.thread,
+      lead_uuid: ids.alan,
+      read: false,
+    });
+    expect(unread.statusCode, unread.body).toBe(200);
+    expect(unread.json()).toMatchObject({ channel: 'email', uuid: ids.thread, unread_count: 1 });
+    expect((await inbox(alice, '?unread=true')).data.map((c) => c.lead_uuid)).toEqual([ids.alan, ids.ada]);
+
+    const read = await setRead(alice, {
+      channel: 'linkedin',
+      uuid: ids.adaConv,
+      lead_uuid: ids.ada,
+      read: true,
+    });
+    expect(read.json()).toMatchObject({ unread_count: 0 });
+    const messages = await ctx.db
+      .selectFrom('linkedin_messages')
+      .select('read_at')
+      .where('linkedin_conversation_uuid', '=', ids.adaConv)
+      .where('type', '=', 'inbox')
+      .execute();
+    expect(messages.every((m) => m.read_at !== null)).toBe(true);
+    expect((await inbox(alice, '?unread=true')).data.map((c) => c.lead_uuid)).toEqual([ids.alan]);
+
+    const again = await setRead(alice, {
+      channel: 'linkedin',
+      uuid: ids.adaConv,
+      lead_uuid: ids.ada,
+      read: false,
+    });
+    expect(again.json()).toMatchObject({ unread_count: 1 });
+    const mailRead = await setRead(alice, {
+      channel: 'email',
+      uuid: ids.thread,
+      lead_uuid: ids.alan,
+      read: true,
+    });
+    expect(mailRead.json()).toMatchObject({ unread_count: 0 });
+  });
+
+  it('refuses a conversation the contact never wrote in (409), another team’s (404) and bad bodies (4xx)', async () => {
+    const nothing = await setRead(alice, {
+      channel: 'linkedin',
+      uuid: ids.graceConv,
+      lead_uuid: ids.grace,
+      read: false,
+    });
+    expect(nothing.statusCode).toBe(409);
+    const foreign = await setRead(bob, {
+      channel: 'linkedin',
+      uuid: ids.adaConv,
+      lead_uuid: ids.ada,
+      read: true,
+    });
+    expect(foreign.statusCode).toBe(404);
+    const wrongContact = await setRead(alice, {
+      channel: 'email',
+      uuid: ids.thread,
+      lead_uuid: ids.ada,
+      read: true,
+    });
+    expect(wrongContact.statusCode).toBe(404);
+    const bad = await setRead(alice, { channel: 'fax', uuid: ids.thread, lead_uuid: ids.alan, read: true });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.body).toContain('channel');
+  });
+});

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, Envelope, Int32, Nullable, Uuid } from '../../http/schemas.js';
+import { DateTime, Envelope, Int32, Nullable, Uuid, withExample } from '../../http/schemas.js';
 
 export const INBOX_MAX_LIMIT = 200;
 
@@ -53,3 +53,30 @@ export const InboxConversation = Type.Object(
 );
 
 export const InboxPage = Envelope(InboxConversation);
+
+export const ConversationReadBody = Type.Object(
+  {
+    channel: Type.Enum(['linkedin', 'email'], { description: 'The conversation\u2019s channel' }),
+    uuid: Uuid('The LinkedIn conversation or the e-mail thread (uuid of an inbox conversation)'),
+    lead_uuid: Uuid('The contact of the conversation'),
+    read: Type.Boolean({
+      description:
+        'true: everything the contact sent in it is read; false: its latest message from the contact is unread again',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const ConversationReadState = Type.Object({
+  channel: Type.Enum(['linkedin', 'email']),
+  uuid: Uuid(),
+  lead_uuid: Uuid(),
+  unread_count: Type.Integer({ description: 'Messages from the contact not read yet' }),
+});
+
+withExample(ConversationReadBody, {
+  channel: 'linkedin',
+  uuid: '0190f000-0000-7000-8000-000000000001',
+  lead_uuid: '0190f000-0000-7000-8000-000000000002',
+  read: true,
+});

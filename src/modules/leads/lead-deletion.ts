@@ -48,6 +48,16 @@ export async function deleteLeadsWhere(
   return deleted;
 }
 
+/** Deletes one contact of the team (see deleteLeadsWhere); 0 when there is none. */
+export function deleteLead(trx: Executor, teamId: number, uuid: string): Promise<number> {
+  return deleteLeadsWhere(trx, teamId, sql<SqlBool>`l.uuid = ${uuid}`);
+}
+
+/** Deletes the contacts of one list of the team (see deleteLeadsWhere). */
+export function deleteLeadsOfList(trx: Executor, teamId: number, listUuid: string): Promise<number> {
+  return deleteLeadsWhere(trx, teamId, sql<SqlBool>`l.list_uuid = ${listUuid}`);
+}
+
 export function purgeDeletedLeadsHandler(deps: { db: Database; steps: LeadPurgeStep[] }) {
   return handleJob(purgeDeletedLeadsJob, async ({ teamId }) => {
     for (;;) {

@@ -3,17 +3,22 @@ import { authOf } from '../../http/auth.js';
 import { LeadPage, SearchLeadsBody } from './leads.schemas.js';
 import type { LeadsService } from './leads.service.js';
 import {
+  type ContactExportAction,
   CountLeadsBody,
   LeadCount,
   LeadMetrics,
   LeadMetricsBody,
-  MassActionBody,
-  MassActionResult,
+  massActionSchemas,
 } from './leads-bulk.schemas.js';
 
 const tags = ['Contacts'];
 
-export const leadsBulkRoutes: FastifyPluginAsyncTypebox<{ leads: LeadsService }> = async (app, { leads }) => {
+/** `contactExport`: the export mass action, given by the files module (src/app.ts). */
+export const leadsBulkRoutes: FastifyPluginAsyncTypebox<{
+  leads: LeadsService;
+  contactExport: ContactExportAction;
+}> = async (app, { leads, contactExport }) => {
+  const massAction = massActionSchemas(contactExport);
   app.post(
     '/leads/api/leads/search',
     {
@@ -83,12 +88,16 @@ export const leadsBulkRoutes: FastifyPluginAsyncTypebox<{ leads: LeadsService }>
           'synchronous limit (LEADFLOW_MASS_ACTION_SYNC_LIMIT, default 50,000 contacts) it runs in the ' +
           'request: 200 {"affected": N, "operation": null}. Above it a bulk operation is queued: 202 ' +
           '{"affected": null, "operation": {...}}; poll GET /leads/api/bulk-operations/{uuid}.',
-        body: MassActionBody,
-        response: { 200: MassActionResult, 202: MassActionResult },
+        body: massAction.body,
+        response: { 200: massAction.result, 202: massAction.result },
       },
     },
     async (request, reply) => {
       const { teamId, userId } = authOf(request);
+      if (request.body.type === contactExport.type) {
+        const record = await contactExport.queue({ teamId, userId }, request.body);
+        return { affected: null, operation: null, export: record };
+      }
       const result = await leads.massAction({ teamId, userId }, request.body);
       return reply.code(result.queued ? 202 : 200).send(result.body);
     },

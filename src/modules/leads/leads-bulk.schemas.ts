@@ -1,9 +1,9 @@
 import { type TSchema, Type } from 'typebox';
 import { DateOrDateTime, Nullable, Selection, TypedBody, Uuid, withExample } from '../../http/schemas.js';
 import { BulkOperation } from '../bulk-operations/bulk-operations.schemas.js';
-import { ExportFields, FileExport } from '../files/exports.schemas.js';
 import { LEAD_FILTER_KEYS } from './leads.filter.js';
-import type { MASS_ACTION_TYPES } from './leads.mass-actions.js';
+import type { MassActionType } from './leads.mass-actions.js';
+import type { Actor } from './leads.write.js';
 
 const selectionDescription =
   'Which contacts: {"ids": [...]}, {"all": true} (optionally with "excludeIds": [...]), and/or contact ' +
@@ -202,58 +202,60 @@ const MASS_ACTION_PAYLOADS = {
       ),
     ),
   },
-  contact_export_csv: {
-    payload: Type.Optional(
-      Nullable(
-        closed(
-          {
-            fields: Type.Optional(ExportFields('contact_export_csv')),
-          },
-          'Queues a CSV export of the selection and answers it as "export"',
-        ),
-      ),
+} satisfies Record<MassActionType, { payload: TSchema }>;
+
+/**
+ * The contact mass action that answers a record instead of a count: `contact_export_csv`, the CSV export
+ * of the selection. The files module gives it (`files/contact-export.ts`, handed over by src/app.ts), so
+ * this module imports nothing of files; its payload and record schemas join the route's.
+ */
+export interface ContactExportAction {
+  type: 'contact_export_csv';
+  payload: TSchema;
+  /** The queued export, answered as `export`. */
+  record: TSchema;
+  queue(actor: Actor, body: { payload?: unknown; filter: unknown }): Promise<unknown>;
+}
+
+/** The body and answer of PUT /leads/api/leads/mass-action: the module's own actions, then the export. */
+export function massActionSchemas(exportAction: Pick<ContactExportAction, 'type' | 'payload' | 'record'>) {
+  const payloads = { ...MASS_ACTION_PAYLOADS, [exportAction.type]: { payload: exportAction.payload } };
+  const body = TypedBody<{ type: string; payload?: unknown; filter: Record<string, unknown> }>(
+    Object.fromEntries(
+      Object.entries(payloads).map(([type, { payload }]) => [type, { payload, filter: ContactSelection }]),
     ),
-  },
-} satisfies Record<(typeof MASS_ACTION_TYPES)[number] | 'contact_export_csv', { payload: TSchema }>;
-
-export const MassActionBody = TypedBody<{ type: string; payload?: unknown; filter: Record<string, unknown> }>(
-  Object.fromEntries(
-    Object.entries(MASS_ACTION_PAYLOADS).map(([type, { payload }]) => [
-      type,
-      { payload, filter: ContactSelection },
-    ]),
-  ),
-  {
-    description:
-      'A mass action over the selected contacts (blacklisted ones are skipped): `type` decides the payload.',
-  },
-);
-
-export const MassActionResult = Type.Object({
-  affected: Nullable(
-    Type.Integer({
+    {
       description:
-        'Contacts changed (blacklisted contacts are skipped, contacts already in the wanted state are not ' +
-        'counted). null when the action was queued as a bulk operation.',
-    }),
-  ),
-  operation: Nullable(BulkOperation),
-  export: Type.Optional(
-    Nullable({
-      ...FileExport,
-      description: 'contact_export_csv: the queued export; poll GET /leads/api/file-exports/{uuid}',
-    }),
-  ),
-});
+        'A mass action over the selected contacts (blacklisted ones are skipped): `type` decides the payload.',
+    },
+  );
+  const result = Type.Object({
+    affected: Nullable(
+      Type.Integer({
+        description:
+          'Contacts changed (blacklisted contacts are skipped, contacts already in the wanted state are not ' +
+          'counted). null when the action was queued as a bulk operation.',
+      }),
+    ),
+    operation: Nullable(BulkOperation),
+    export: Type.Optional(
+      Nullable({
+        ...exportAction.record,
+        description: 'contact_export_csv: the queued export; poll GET /leads/api/file-exports/{uuid}',
+      }),
+    ),
+  });
+  withExample(body, {
+    type: 'contact_add_tags',
+    payload: { tag_uuids: ['0190f000-0000-7000-8000-000000000002'] },
+    filter: { ids: ['0190f000-0000-7000-8000-000000000001'] },
+  });
+  return { body, result };
+}
 
 withExample(CountLeadsBody, { filter: { list_uuid: '0190f000-0000-7000-8000-000000000001' } });
 withExample(LeadMetricsBody, {
   period_from: '2026-01-01',
   period_to: '2026-01-31',
   metrics: ['leads_count', 'new_leads_count'] as never[],
-});
-withExample(MassActionBody, {
-  type: 'contact_add_tags',
-  payload: { tag_uuids: ['0190f000-0000-7000-8000-000000000002'] },
-  filter: { ids: ['0190f000-0000-7000-8000-000000000001'] },
 });

@@ -8,7 +8,7 @@ import { AppError } from '../../lib/errors.js';
 import { type ActivityInput, recordActivities } from '../activities/activities.repository.js';
 import { changeActivities } from '../activities/change-activities.js';
 import { refreshLeadBlacklistFlags } from '../blacklists/blacklist-match.js';
-import { linkLeadsToCompanies } from '../companies/company-links.js';
+import { linkLeadsToCompanies } from './company-links.js';
 import type { LeadColumns } from './leads.input.js';
 import type { LeadRow } from './leads.present.js';
 import { selectCompanyByDomain, selectLead, updateLeadColumns } from './leads.repository.js';

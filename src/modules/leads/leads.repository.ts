@@ -97,6 +97,25 @@ export async function updateLeadColumns(
 }
 
 /** The team's company with this domain (the oldest, should several share it). */
+/**
+ * What the e-mail channel learnt of a contact's address: `bounced` (a hard bounce) or `unsubscribed`
+ * (the contact's unsubscribe link).
+ */
+export async function setLeadEmailStatus(
+  db: Executor,
+  teamId: number,
+  uuid: string,
+  status: 'bounced' | 'unsubscribed',
+  at: Date,
+): Promise<void> {
+  await db
+    .updateTable('leads')
+    .set({ email_status: status, updated_at: at })
+    .where('team_id', '=', teamId)
+    .where('uuid', '=', uuid)
+    .execute();
+}
+
 export async function selectCompanyByDomain(db: Executor, teamId: number, domain: string) {
   return db
     .selectFrom('companies')

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import { invalidField, notFound } from '../../lib/errors.js';
@@ -9,9 +8,8 @@ import { periodBounds } from '../../lib/period.js';
 import { selectLeadMarkers } from '../activities/markers.repository.js';
 import { queueBulkOperation } from '../bulk-operations/bulk-operations.jobs.js';
 import { selectCustomFieldDefinitions } from '../custom-fields/custom-fields.repository.js';
-import { queueExport } from '../files/exports.service.js';
 import { selectUnreadCounts } from '../read-state/read-state.repository.js';
-import { deleteLeadsWhere } from './lead-deletion.js';
+import { deleteLead } from './lead-deletion.js';
 import { teamLeadTotal } from './leads.counts.js';
 import { leadFilterSpec } from './leads.filter.js';
 import { LINKEDIN_FORMS, type MatchKeys } from './leads.input.js';
@@ -139,9 +137,7 @@ export function createLeadsService(deps: { db: Database; config: Config }) {
     },
 
     async deleteLead(teamId: number, uuid: string) {
-      const deleted = await db
-        .transaction()
-        .execute((trx) => deleteLeadsWhere(trx, teamId, sql`l.uuid = ${uuid}`));
+      const deleted = await db.transaction().execute((trx) => deleteLead(trx, teamId, uuid));
       if (deleted === 0) throw notFound('Contact');
     },
 
@@ -213,23 +209,6 @@ export function createLeadsService(deps: { db: Database; config: Config }) {
     },
 
     async massAction(actor: Actor, body: { type: string; payload?: unknown; filter: unknown }) {
-      if (body.type === 'contact_export_csv') {
-        // The same CSV export as POST /leads/api/file-exports/leads, of the selected contacts minus the
-        // blacklisted ones (as for every mass action); payload.fields picks the columns.
-        const fields = assertMassActionPayload(body.payload).fields as string[] | undefined;
-        const record = await db
-          .transaction()
-          .execute((trx) =>
-            queueExport(
-              trx,
-              actor,
-              'contact_export_csv',
-              { filter: body.filter as Record<string, unknown>, ...(fields ? { fields } : {}) },
-              { skipBlacklisted: true },
-            ),
-          );
-        return { queued: false as const, body: { affected: null, operation: null, export: record } };
-      }
       const action = await prepareMassAction(
         db,
         actor.teamId,

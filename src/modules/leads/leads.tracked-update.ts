@@ -42,3 +42,14 @@ export async function updateContactsTracked(
   `.execute(trx);
   return rows[0]?.n ?? 0;
 }
+
+/** Moves every contact of the team's list `from` into the list `to`, recording list_changed activities. */
+export function moveListContacts(trx: Executor, teamId: number, from: string, to: string): Promise<number> {
+  return updateContactsTracked(
+    trx,
+    teamId,
+    sql<SqlBool>`l.list_uuid = ${from}`,
+    sql`list_uuid = ${to}::uuid`,
+    'list',
+  );
+}

@@ -4,10 +4,10 @@ import { sql } from 'kysely';
 import type { Database, Executor } from '../../db/database.js';
 import { AppError, conflict, invalidField } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { linkLeadsToCompanies } from '../companies/company-links.js';
 import { resolveCustomFieldInput } from '../custom-fields/custom-field-values.js';
 import type { CustomFieldDefinition } from '../custom-fields/custom-fields.repository.js';
 import { selectInitialStageUuid } from '../pipeline-stages/pipeline-stages.defaults.js';
+import { linkLeadsToCompanies } from './company-links.js';
 import { type InsertLead, insertLeadRows } from './leads.batch.repository.js';
 import {
   diffColumns,

@@ -1,10 +1,9 @@
-import { type SqlBool, sql } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { AppError, conflict, invalidField, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { envelope, type PageParams, resolvePage } from '../../lib/pagination.js';
-import { deleteLeadsWhere } from '../leads/lead-deletion.js';
-import { updateContactsTracked } from '../leads/leads.tracked-update.js';
+import { deleteLeadsOfList } from '../leads/lead-deletion.js';
+import { moveListContacts } from '../leads/leads.tracked-update.js';
 import * as repo from './lists.repository.js';
 
 export type DeleteListOptions = { move_to_list_uuid?: string; delete_contacts?: boolean };
@@ -60,15 +59,9 @@ export function createListsService(deps: { db: Database }) {
           if (!(await repo.selectList(trx, teamId, options.move_to_list_uuid))) {
             throw invalidField('move_to_list_uuid', 'move_to_list_uuid does not name one of your lists.');
           }
-          await updateContactsTracked(
-            trx,
-            teamId,
-            sql<SqlBool>`l.list_uuid = ${uuid}`,
-            sql`list_uuid = ${options.move_to_list_uuid}::uuid`,
-            'list',
-          );
+          await moveListContacts(trx, teamId, uuid, options.move_to_list_uuid);
         } else if (options.delete_contacts) {
-          await deleteLeadsWhere(trx, teamId, sql`l.list_uuid = ${uuid}`);
+          await deleteLeadsOfList(trx, teamId, uuid);
         } else {
           const count = await repo.countLeadsInList(trx, teamId, uuid);
           if (count > 0) {

@@ -105,3 +105,78 @@ export async function markContactsRead(
   `.execute(trx);
   return rows[0]?.n ?? 0;
 }
+
+export type ConversationRef = { channel: 'linkedin' | 'email'; uuid: string; lead_uuid: string };
+
+/**
+ * The unread count of one inbox conversation (a LinkedIn conversation, or an e-mail thread with one
+ * contact), or undefined when the team has no such conversation.
+ */
+export async function selectConversationUnread(
+  db: Executor,
+  teamId: number,
+  ref: ConversationRef,
+): Promise<number | undefined> {
+  const { rows } = await (ref.channel === 'linkedin'
+    ? sql<{ unread_count: number }>`select c.unread_count from linkedin_conversations c
+        where c.team_id = ${teamId} and c.uuid = ${ref.uuid} and c.lead_uuid = ${ref.lead_uuid}`
+    : sql<{ unread_count: number }>`select t.unread_count from email_threads t
+        where t.team_id = ${teamId} and t.thread_uuid = ${ref.uuid} and t.lead_uuid = ${ref.lead_uuid}`
+  ).execute(db);
+  return rows[0]?.unread_count;
+}
+
+/** Marks what the contact sent in one conversation as read (the thread's counts follow by trigger). */
+export async function markConversationRead(db: Executor, teamId: number, ref: ConversationRef) {
+  if (ref.channel === 'linkedin') {
+    await sql`
+      with read_conversation as (
+        update linkedin_conversations c set unread_count = 0, updated_at = now()
+        where c.team_id = ${teamId} and c.uuid = ${ref.uuid} and c.unread_count > 0 returning c.uuid
+      )
+      update linkedin_messages m set read_at = now(), updated_at = now()
+      where m.team_id = ${teamId} and m.linkedin_conversation_uuid = ${ref.uuid} and m.type = 'inbox'
+        and m.read_at is null`.execute(db);
+    return;
+  }
+  await sql`
+    update emails e set read_at = now(), updated_at = now()
+    where e.team_id = ${teamId} and e.thread_uuid = ${ref.uuid} and e.lead_uuid = ${ref.lead_uuid}
+      and ${unreadEmail}`.execute(db);
+}
+
+/**
+ * Marks one conversation unread again: its latest message from the contact becomes unread. Returns false
+ * when the contact sent nothing in it (nothing to mark).
+ */
+export async function markConversationUnread(
+  db: Executor,
+  teamId: number,
+  ref: ConversationRef,
+): Promise<boolean> {
+  if (ref.channel === 'linkedin') {
+    const { rows } = await sql<{ uuid: string }>`
+      with latest as (
+        select m.uuid from linkedin_messages m
+        where m.team_id = ${teamId} and m.linkedin_conversation_uuid = ${ref.uuid} and m.type = 'inbox'
+        order by coalesce(m.sent_at, m.created_at) desc, m.uuid desc limit 1
+      ),
+      unread_message as (
+        update linkedin_messages m set read_at = null, updated_at = now() from latest
+        where m.team_id = ${teamId} and m.uuid = latest.uuid returning m.uuid
+      )
+      update linkedin_conversations c set unread_count = greatest(c.unread_count, 1), updated_at = now()
+      from latest where c.team_id = ${teamId} and c.uuid = ${ref.uuid}
+      returning latest.uuid`.execute(db);
+    return rows.length > 0;
+  }
+  const { rows } = await sql<{ uuid: string }>`
+    update emails e set read_at = null, updated_at = now()
+    where e.team_id = ${teamId} and e.uuid = (
+      select x.uuid from emails x
+      where x.team_id = ${teamId} and x.thread_uuid = ${ref.uuid} and x.lead_uuid = ${ref.lead_uuid}
+        and x.type = 'inbox' and x.classification is distinct from 'bounce'
+      order by coalesce(x.sent_at, x.created_at) desc, x.uuid desc limit 1
+    ) returning e.uuid`.execute(db);
+  return rows.length > 0;
+}

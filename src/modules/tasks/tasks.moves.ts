@@ -9,6 +9,7 @@ import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { resumeFailedEnrollments, wakeEnrollments } from '../enrollments/enrollment-signals.js';
 import type { TaskStatusValue } from './tasks.filter.js';
+import { countTasksUpTo } from './tasks.repository.js';
 
 export type MoveName = 'complete' | 'cancel' | 'fail' | 'retry' | 'skip';
 
@@ -76,6 +77,20 @@ export function movable(move: Move, teamId: number): RawBuilder<SqlBool> {
   return move.extra
     ? sql<SqlBool>`${status} and ${automation} and ${move.extra}`
     : sql<SqlBool>`${status} and ${automation}`;
+}
+
+/** One task, as the `where` of applyMove. */
+export const oneTask = (uuid: string) => sql<SqlBool>`t.uuid = ${uuid}`;
+
+/** How many of the team's tasks matching `where` can take `move`, counting up to `cap`. */
+export function countMovable(
+  db: Executor,
+  teamId: number,
+  move: Move,
+  where: RawBuilder<SqlBool>,
+  cap: number,
+): Promise<number> {
+  return countTasksUpTo(db, teamId, sql<SqlBool>`${where} and ${movable(move, teamId)}`, cap);
 }
 
 /**

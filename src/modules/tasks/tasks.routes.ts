@@ -7,6 +7,7 @@ import { UuidParams } from '../../http/schemas.js';
 import type { GroupField } from './tasks.counts.js';
 import { taskFilterFields } from './tasks.filter.js';
 import { MASS_MOVES } from './tasks.mass-moves.js';
+import { ScheduleQuery, SenderDay, TeamDay } from './tasks.schedule.schemas.js';
 import {
   CompleteTaskBody,
   ContinueAutomationBody,
@@ -20,13 +21,10 @@ import {
   MassMoveBody,
   MassMoveResult,
   RestartFromTopBody,
-  ScheduleQuery,
-  SenderDay,
   Task,
   TaskPage,
   TasksListBody,
   TasksQuery,
-  TeamDay,
 } from './tasks.schemas.js';
 import type { TasksService } from './tasks.service.js';
 

@@ -1,4 +1,3 @@
-import { type SqlBool, sql } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Database, Executor } from '../../db/database.js';
 import { type Clock, systemClock } from '../../lib/clock.js';
@@ -24,7 +23,7 @@ import {
   massMoveOperationType,
   type TaskSelection,
 } from './tasks.mass-moves.js';
-import { applyMove, MOVES, movable } from './tasks.moves.js';
+import { applyMove, countMovable, MOVES, oneTask } from './tasks.moves.js';
 import * as repo from './tasks.repository.js';
 import {
   countRestartable,
@@ -220,7 +219,7 @@ export function createTasksService(deps: {
       const move = MOVES[name];
       if (options.forkResult !== undefined) await checkForkResult(teamId, uuid, options.forkResult);
       const moved = await db.transaction().execute((trx) =>
-        applyMove(trx, teamId, move, sql<SqlBool>`t.uuid = ${uuid}`, {
+        applyMove(trx, teamId, move, oneTask(uuid), {
           errorMsg: options.errorMsg ?? null,
           ...(options.forkResult === undefined ? {} : { forkResult: options.forkResult }),
         }),
@@ -265,12 +264,7 @@ export function createTasksService(deps: {
         }
       }
       const limit = deps.config.massActionSyncLimit;
-      const selected = await repo.countTasksUpTo(
-        db,
-        actor.teamId,
-        sql<SqlBool>`${where} and ${movable(move, actor.teamId)}`,
-        limit + 1,
-      );
+      const selected = await countMovable(db, actor.teamId, move, where, limit + 1);
       if (selected > limit) {
         const operation = await db.transaction().execute((trx) =>
           queueBulkOperation(trx, {
@@ -301,10 +295,11 @@ export function createTasksService(deps: {
     },
 
     async continueAutomation(teamId: number, input: { lead_uuid: string; flow_uuid?: string }) {
-      const where = input.flow_uuid
-        ? sql<SqlBool>`fl.lead_uuid = ${input.lead_uuid} and fl.flow_uuid = ${input.flow_uuid}`
-        : sql<SqlBool>`fl.lead_uuid = ${input.lead_uuid}`;
-      const released = await db.transaction().execute((trx) => releaseHolds(trx, teamId, { where }));
+      const enrollments = {
+        leadUuid: input.lead_uuid,
+        ...(input.flow_uuid ? { flowUuids: [input.flow_uuid] } : {}),
+      };
+      const released = await db.transaction().execute((trx) => releaseHolds(trx, teamId, enrollments));
       if (released === 0) {
         throw new AppError(
           'validation_error',

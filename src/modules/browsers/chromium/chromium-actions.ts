@@ -7,82 +7,14 @@
 import type { Page } from 'playwright-core';
 import type { AttachmentFile } from '../../attachments/attachment-files.js';
 import type { ActionOutcome, ActionRequest, OutcomeCheck } from '../../channels/driver.js';
-import { inviteLink, type Pages, present, stop } from './chromium-pages.js';
+import { type Pages, present, stop } from './chromium-pages.js';
 import { SELECTORS as S } from './linkedin-pages.js';
-
-/** The most characters LinkedIn takes in an invitation note (Premium; free accounts: FREE_NOTE_MAX_CHARS). */
-export const NOTE_MAX_CHARS = 300;
 
 /** Our messages in the open thread that read exactly `text`. */
 const ownMessages = (page: Page, text: string) =>
   page
     .locator(S.messaging.eventFromMe)
     .filter({ has: page.locator(S.messaging.eventBody).getByText(text, { exact: true }) });
-
-export async function connect(
-  p: Pages,
-  page: Page,
-  handle: string,
-  note: string | null,
-): Promise<ActionOutcome> {
-  if (note && note.length > NOTE_MAX_CHARS) {
-    stop('restricted', `The note has ${note.length} characters; LinkedIn takes at most ${NOTE_MAX_CHARS}.`);
-  }
-  const card = await p.profile(page, handle);
-  const state = await p.relation(page, card, handle);
-  if (state === 'connected') stop('already_connected', 'Already connected.');
-  if (state === 'pending') stop('pending', 'An invitation is already pending.');
-  if (state === 'follow_only') stop('not_connectable', 'This profile offers no Connect action.');
-  const opener =
-    state === 'menu'
-      ? page
-          .locator(`${S.profile.menuConnect}, [role="menu"] :is(${inviteLink(handle)})`)
-          .filter({ visible: true })
-          .first()
-      : p.connectControl(page, card, handle);
-  await opener.click({ timeout: p.timeout });
-  const dialog = page.locator(`${S.dialog}:visible`).first();
-  await dialog.waitFor({ timeout: p.timeout });
-  const upsell = page.locator(`${S.upsell}`).filter({ visible: true });
-  if (note) {
-    await page.locator(S.profile.addNote).filter({ visible: true }).first().click({ timeout: p.timeout });
-    const shown = await p.until(
-      page,
-      [
-        ['upsell', () => present(upsell)],
-        ['input', () => present(page.locator(`${S.profile.noteInput}:visible`))],
-      ],
-      p.timeout,
-    );
-    if (shown === 'upsell')
-      stop('note_quota', 'The account has no personalised invitations left (LinkedIn asks for Premium).');
-    if (!shown) stop('transient', 'The invitation dialog showed no note field.');
-    await page.locator(`${S.profile.noteInput}:visible`).first().fill(note, { timeout: p.timeout });
-  }
-  const send = page.locator(S.profile.sendInvite).filter({ visible: true }).first();
-  return p.commit(send, 'Send (invitation)', async () => {
-    const seen = await p.confirmed(page, 'The invitation', [
-      ['limit', () => present(page.locator(S.weeklyLimitAlert))],
-      ['toast', () => present(page.locator(S.errorToast))],
-      // LinkedIn may swap the dialog for a Premium upsell at Send: the note was refused.
-      ['upsell', () => present(upsell)],
-      ['premium', async () => p.where(page) === 'premium'],
-      ['pending', () => present(page.locator(S.profile.topCard).first().locator(S.profile.pending))],
-    ]);
-    if (seen === 'limit') stop('weekly_limit', 'LinkedIn shows its weekly invitation limit.');
-    if (seen === 'upsell' || seen === 'premium')
-      stop('note_quota', 'LinkedIn refused the note and asked for Premium.');
-    if (seen === 'toast') {
-      // replica-only: LinkedIn's toast carries no code (CANT_RESEND_YET is an API error); its text is shown.
-      const toast = page.locator(S.errorToast).first();
-      const code = await toast.getAttribute('data-error-code').catch(() => null);
-      if (code === 'CANT_RESEND_YET')
-        stop('cant_resend_yet', 'This person was invited recently; LinkedIn refuses to resend yet.');
-      stop('unconfirmed', `LinkedIn showed an error after Send: ${(await toast.innerText()).trim()}`);
-    }
-    return { ok: true, remoteRef: `invitation:${handle}` };
-  });
-}
 
 export async function sendMessage(
   p: Pages,

@@ -15,15 +15,14 @@ import { BREAKER_RECHECK_MS } from '../seat-health.js';
 import {
   checkAction,
   commentLatest,
-  connect,
   endorse,
   likeLatest,
   sendMessage,
   withdraw,
 } from './chromium-actions.js';
+import { connect } from './chromium-connect.js';
 import { type ChromiumOptions, type ChromiumSeat, failure, handleOf, pages, stop } from './chromium-pages.js';
 
-export { NOTE_MAX_CHARS } from './chromium-actions.js';
 export { createChromiumInbox } from './chromium-inbox.js';
 export { type ChromiumOptions, type ChromiumSeat, handleOf } from './chromium-pages.js';
 export { createChromiumReader } from './chromium-reads.js';
@@ -50,7 +49,7 @@ export function createChromiumDriver(seat: ChromiumSeat, options: ChromiumOption
     const text = request.text?.trim() || null;
     switch (request.type) {
       case 'linkedin_send_connection_request':
-        return connect(p, page, h, text);
+        return connect(p, page, h, text, options.notes);
       case 'linkedin_send_message':
         if (!text) stop('invalid_recipient', 'The message is empty.');
         return sendMessage(p, page, h, text!, null, files, request.lead.ln_id);

@@ -51,6 +51,8 @@ export type ChromiumOptions = {
    * (ms; default timeoutMs). LinkedIn hydrates within a few seconds of `domcontentloaded`.
    */
   contentTimeoutMs?: number;
+  /** The seat's invitation-note policy and count (seat-notes.ts); without it: free limits, no prediction. */
+  notes?: import('../seat-notes.js').SeatNotes;
   /** The seat's per-action circuit breakers (seat-health.ts); without them nothing pauses. */
   breakers?: import('../seat-health.js').ActionBreakers;
   /** Reads the files of a message's attachments (without it, a message with attachments is refused). */

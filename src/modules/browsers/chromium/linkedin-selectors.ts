@@ -102,6 +102,10 @@ export const SITE = {
       ...labelled(LABELS.addNote, 'button').map((h) => ({ ...h, css: `${DIALOG} ${h.css}` })),
     ],
     noteInput: [real(`${DIALOG} textarea`)],
+    /** "Send without a note": absent when the profile requires a note (Send stays disabled until one). */
+    sendBare: [
+      ...labelled(LABELS.sendWithoutNote, 'button').map((h) => ({ ...h, css: `${DIALOG} ${h.css}` })),
+    ],
     sendInvite: [
       replica(`${DIALOG} button[data-action="send"]:visible`),
       ...labelled(LABELS.sendWithoutNote, 'button').map((h) => ({ ...h, css: `${DIALOG} ${h.css}` })),

@@ -225,3 +225,25 @@ export async function selectEmailBody(db: Executor, teamId: number, uuid: string
     .where('uuid', '=', uuid)
     .executeTakeFirst();
 }
+
+/** The names and addresses of a contact of the team (the recipient of a new e-mail). */
+export async function selectLeadAddress(db: Executor, teamId: number, leadUuid: string) {
+  return db
+    .selectFrom('leads')
+    .select(['uuid', 'name', 'first_name', 'last_name', 'work_email', 'personal_email'])
+    .where('team_id', '=', teamId)
+    .where('uuid', '=', leadUuid)
+    .executeTakeFirst();
+}
+
+/** A contact of the team with this work or personal address (any case), or undefined. */
+export async function selectLeadUuidByAddress(db: Executor, teamId: number, address: string) {
+  const lower = address.toLowerCase();
+  const row = await db
+    .selectFrom('leads')
+    .select('uuid')
+    .where('team_id', '=', teamId)
+    .where(sql<boolean>`lower(work_email) = ${lower} or lower(personal_email) = ${lower}`)
+    .executeTakeFirst();
+  return row?.uuid;
+}

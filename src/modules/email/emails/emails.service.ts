@@ -2,7 +2,6 @@
 // conversation as text for an LLM), their bodies, and sending one e-mail by hand through a mailbox.
 // Sending goes through the same outbound code as the engine's driver (sending/outbound.ts): the
 // e-mail and its Message-ID are stored before SMTP, so a stored e-mail is never sent twice.
-import { sql } from 'kysely';
 import type { Config } from '../../../config.js';
 import type { Database } from '../../../db/database.js';
 import type { AuthContext } from '../../../http/auth.js';
@@ -127,15 +126,6 @@ export function createEmailsService(deps: EmailsServiceDeps) {
     return undefined;
   }
 
-  async function leadAddress(teamId: number, leadUuid: string) {
-    return db
-      .selectFrom('leads')
-      .select(['uuid', 'name', 'first_name', 'last_name', 'work_email', 'personal_email'])
-      .where('team_id', '=', teamId)
-      .where('uuid', '=', leadUuid)
-      .executeTakeFirst();
-  }
-
   return {
     async listEmails(teamId: number, params: ListParams) {
       const page = resolvePage(params, repo.emailSort);
@@ -201,7 +191,7 @@ export function createEmailsService(deps: EmailsServiceDeps) {
       const teamId = actor.teamId;
       const mailbox = await mailboxFor(teamId, body);
       const parent = await parentOf(teamId, body);
-      const lead = body.lead_uuid ? await leadAddress(teamId, body.lead_uuid) : undefined;
+      const lead = body.lead_uuid ? await repo.selectLeadAddress(db, teamId, body.lead_uuid) : undefined;
       if (body.lead_uuid && !lead)
         throw invalidField('lead_uuid', 'lead_uuid does not name one of your contacts.');
 
@@ -235,16 +225,7 @@ export function createEmailsService(deps: EmailsServiceDeps) {
       const leadUuid =
         lead?.uuid ??
         parent?.lead_uuid ??
-        (
-          await db
-            .selectFrom('leads')
-            .select('uuid')
-            .where('team_id', '=', teamId)
-            .where(
-              sql<boolean>`lower(work_email) = ${to.address.toLowerCase()} or lower(personal_email) = ${to.address.toLowerCase()}`,
-            )
-            .executeTakeFirst()
-        )?.uuid ??
+        (await repo.selectLeadUuidByAddress(db, teamId, to.address)) ??
         null;
 
       const now = deps.clock.now();

@@ -4,6 +4,7 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../../db/database.js';
 import { ingestSignalsIn } from '../../engine/index.js';
+import { setLeadEmailStatus } from '../../leads/leads.repository.js';
 import type { EmailsTable } from '../email.tables.js';
 import { emailEventObject } from './email-object.js';
 
@@ -27,12 +28,7 @@ export async function recordBounce(
     .returningAll()
     .executeTakeFirstOrThrow();
   if (!bounce.hard || !email.lead_uuid) return updated;
-  await trx
-    .updateTable('leads')
-    .set({ email_status: 'bounced', updated_at: bounce.at })
-    .where('team_id', '=', email.team_id)
-    .where('uuid', '=', email.lead_uuid)
-    .execute();
+  await setLeadEmailStatus(trx, email.team_id, email.lead_uuid, 'bounced', bounce.at);
   await ingestSignalsIn(trx, email.team_id, bounce.at, [
     {
       kind: 'email_bounced',

@@ -5,8 +5,7 @@
 // (email_unsubscribed: the contact's planned e-mail steps are skipped, contact_unsubscribed_email).
 // Signals are stored once per key, so a second open of one e-mail, a second click on one link or a
 // repeated unsubscribe changes nothing more.
-import { sql } from 'kysely';
-import type { Database, Executor } from '../../../db/database.js';
+import type { Database } from '../../../db/database.js';
 import type { Clock } from '../../../lib/clock.js';
 import { newId } from '../../../lib/ids.js';
 import type { SecretBox } from '../../../lib/secrets.js';
@@ -14,20 +13,12 @@ import { leadBlacklistValues } from '../../blacklists/blacklist-input.js';
 import { flagLeadsMatchingEntry } from '../../blacklists/blacklist-match.js';
 import { insertLeadEntry, lockTeamBlacklist } from '../../blacklists/blacklists.repository.js';
 import { ingestSignalsIn } from '../../engine/index.js';
+import { setLeadEmailStatus } from '../../leads/leads.repository.js';
 import { emailEventObject } from '../sending/email-object.js';
+import { markTracked, outgoingEmail } from './tracking.repository.js';
 import { readTrackingToken, type TrackingClaim, type TrackingKind } from './tracking-links.js';
 
 export type TrackingServiceDeps = { db: Database; box: SecretBox; clock: Clock };
-
-async function outgoingEmail(db: Executor, claim: TrackingClaim) {
-  return db
-    .selectFrom('emails')
-    .selectAll()
-    .where('team_id', '=', claim.teamId)
-    .where('uuid', '=', claim.emailUuid)
-    .where('type', '=', 'outbox')
-    .executeTakeFirst();
-}
 
 export function createTrackingService(deps: TrackingServiceDeps) {
   const { db, box, clock } = deps;
@@ -40,18 +31,7 @@ export function createTrackingService(deps: TrackingServiceDeps) {
 
   async function record(claim: TrackingClaim, now: Date) {
     return db.transaction().execute(async (trx) => {
-      const email = await trx
-        .updateTable('emails')
-        .set(
-          claim.kind === 'open'
-            ? { opened_at: sql`coalesce(opened_at, ${now})` }
-            : { clicked_at: sql`coalesce(clicked_at, ${now})` },
-        )
-        .where('team_id', '=', claim.teamId)
-        .where('uuid', '=', claim.emailUuid)
-        .where('type', '=', 'outbox')
-        .returningAll()
-        .executeTakeFirst();
+      const email = await markTracked(trx, claim, now);
       if (!email) return false;
       if (email.lead_uuid) {
         await ingestSignalsIn(trx, claim.teamId, now, [
@@ -116,12 +96,7 @@ export function createTrackingService(deps: TrackingServiceDeps) {
           if (entry) await flagLeadsMatchingEntry(trx, teamId, values);
         }
         if (email.lead_uuid) {
-          await trx
-            .updateTable('leads')
-            .set({ email_status: 'unsubscribed', updated_at: now })
-            .where('team_id', '=', teamId)
-            .where('uuid', '=', email.lead_uuid)
-            .execute();
+          await setLeadEmailStatus(trx, teamId, email.lead_uuid, 'unsubscribed', now);
           await ingestSignalsIn(trx, teamId, now, [
             {
               kind: 'email_unsubscribed',

@@ -46,7 +46,7 @@ export type PayloadFilter = { path: string; filter: Record<string, unknown> };
 /**
  * What a node needs from outside itself: `sender` - it works through the contact's sender (LinkedIn or
  * e-mail), so a flow holding it needs a usable sender; the other kinds are the Needs its runner may ask
- * the batch to answer before it decides (`run/batch.ts` resolves each kind for a whole round at once).
+ * the batch to answer before it decides (`run/round-needs.ts` resolves each kind for a whole round at once).
  */
 export type NodeNeed = 'sender' | Need['kind'];
 

@@ -134,7 +134,7 @@ export async function runPreview(setup: PreviewSetup): Promise<PreviewRun> {
     wakes.push(e.wakeAt, e.index);
   }
 
-  /** Answers a round's Need in memory (run/batch.ts answers it from the database). */
+  /** Answers a round's Need in memory (run/round-needs.ts answers it from the database). */
   function resolve(work: Work, e: PreviewEnrollment) {
     const need = work.need;
     if (!need) return;

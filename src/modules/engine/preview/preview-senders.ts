@@ -2,7 +2,8 @@
 // at the sender's next human slot (the same seeded gap), inside the task's window (replanned when it
 // closed), within the sender's limits (the engine's own limit function: targets, warm-up, rolling
 // week), oldest ready task first; the action is answered by the sandbox network's own decision code
-// with the preview's rates, and its outcome handled as run/outcomes.ts handles it.
+// with the preview's rates, and its outcome handled as run/outcomes.ts handles it. The sender and
+// action-type guards are the dispatcher's own (run/dispatch-guards.ts).
 
 import { uniform } from '../../../lib/rng.js';
 import { isOpenAt, nextOpenInstant, type Schedule } from '../../../lib/schedule.js';
@@ -14,6 +15,7 @@ import {
 import { CHANNEL_SPECS } from '../../channels/channel-specs.js';
 import type { ActionType, Channel } from '../../channels/driver.js';
 import { senderActionLimits } from '../limits.js';
+import { actionRoom, humanGapMs, senderHold } from '../run/dispatch-guards.js';
 import { FAILURE_HANDLING } from '../run/outcomes.js';
 import type { SenderRow } from '../run/work.js';
 import { usageWindowOf } from './preview-time.js';
@@ -101,13 +103,6 @@ export function enqueue(lane: SenderLane, action: QueuedAction): void {
   lane.nextDispatchAt = Math.min(lane.nextDispatchAt, at);
 }
 
-function gapMs(lane: SenderLane, deps: LaneDeps): number {
-  const base = lane.sender.action_interval_seconds ?? deps.actionIntervalSeconds;
-  if (base <= 0) return 0;
-  const factor = 0.5 + uniform('gap', lane.sender.uuid, lane.channel, lane.actionsDone);
-  return Math.round(base * 1000 * factor);
-}
-
 /** Taken actions of `type` on the local day `date` and over the 7 local days ending on it. */
 function usedOf(lane: SenderLane, type: string, date: string, weekDates: string[]) {
   let week = 0;
@@ -172,27 +167,18 @@ function perform(lane: SenderLane, action: QueuedAction, now: Date, deps: LaneDe
 
 /** What the sender may still do now: the types at a limit or paused, and when the first reopens. */
 function roomOf(lane: SenderLane, now: Date) {
-  const t = now.getTime();
   const window = usageWindowOf(lane.sender, now);
-  const blocked = new Set<string>();
-  let reopenAt = Number.POSITIVE_INFINITY;
-  for (const type of CHANNEL_SPECS[lane.channel].actions) {
-    const limit = limitOf(lane, type, window.date);
-    const used = usedOf(lane, type, window.date, window.weekDates);
-    const left = Math.min(
-      limit.daily - used.today,
-      limit.weekly === null ? Number.POSITIVE_INFINITY : limit.weekly - used.week,
-    );
-    const paused = lane.pausedUntil.get(type) ?? lane.pausedUntil.get('*');
-    if (paused !== undefined && paused > t) {
-      blocked.add(type);
-      reopenAt = Math.min(reopenAt, paused);
-    } else if (left <= 0) {
-      blocked.add(type);
-      reopenAt = Math.min(reopenAt, window.nextDay.getTime());
-    }
-  }
-  return { blocked, reopenAt, window };
+  const room = actionRoom(
+    CHANNEL_SPECS[lane.channel].actions,
+    (type) => ({
+      pausedUntil: lane.pausedUntil.get(type) ?? lane.pausedUntil.get('*'),
+      limit: limitOf(lane, type as ActionType, window.date),
+      used: usedOf(lane, type, window.date, window.weekDates),
+    }),
+    now.getTime(),
+    window.nextDay.getTime(),
+  );
+  return { blocked: new Set(room.blocked), reopenAt: room.reopenAt ?? Number.POSITIVE_INFINITY, window };
 }
 
 /** Moves `actions` (in the queue) to the next open instant of their windows, in one pass. */
@@ -223,16 +209,12 @@ function replan(lane: SenderLane, actions: QueuedAction[], now: Date, deps: Lane
  */
 export function dispatchLane(lane: SenderLane, now: Date, deps: LaneDeps): number {
   const t = now.getTime();
-  if (lane.unavailable || lane.sender.status !== 'enabled') {
-    lane.nextDispatchAt = Number.POSITIVE_INFINITY;
-    return 0;
-  }
-  if (lane.sender.hold_tasks_till && lane.sender.hold_tasks_till.getTime() > t) {
-    lane.nextDispatchAt = lane.sender.hold_tasks_till.getTime();
-    return 0;
-  }
-  if (lane.nextSlotAt > t) {
-    lane.nextDispatchAt = lane.nextSlotAt;
+  // A sender without a seat or mailbox waits for good (the engine parks its actions).
+  const hold = lane.unavailable
+    ? { until: null }
+    : senderHold({ sender: lane.sender, nextSlotAt: lane.nextSlotAt }, t);
+  if (hold) {
+    lane.nextDispatchAt = hold.until ?? Number.POSITIVE_INFINITY;
     return 0;
   }
   let acted = 0;
@@ -319,7 +301,7 @@ export function dispatchLane(lane: SenderLane, now: Date, deps: LaneDeps): numbe
         lane.unavailable = reason;
       }
     }
-    const wait = gapMs(lane, deps);
+    const wait = humanGapMs(lane.sender, lane.channel, lane.actionsDone, deps.actionIntervalSeconds);
     if (wait > 0 || lane.unavailable) {
       lane.nextSlotAt = t + wait;
       lane.nextDispatchAt = lane.unavailable ? Number.POSITIVE_INFINITY : lane.nextSlotAt;

@@ -1,7 +1,7 @@
-// Local days of senders for the preview, as the dispatcher counts them (usageWindow of run/dispatch.ts),
+// Local days of senders for the preview, as the dispatcher counts them (usageWindow of run/sender-usage.ts),
 // cached per time zone and day: the preview asks for them at every action.
 import { addDays } from '../../../lib/schedule.js';
-import { usageWindow } from '../run/dispatch.js';
+import { usageWindow } from '../run/sender-usage.js';
 import type { SenderRow } from '../run/work.js';
 
 export type UsageDay = {

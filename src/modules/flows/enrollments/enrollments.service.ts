@@ -1,14 +1,14 @@
 // Enrollments through the API: list, enrol one contact (existing or new), cancel, and delete a contact's
 // enrollment history. Every end goes through endEnrollments (model rule 3), every entry through
 // enrollContacts (rule 1).
-import { type SqlBool, sql } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import { AppError, conflict, invalidField, notFound } from '../../../lib/errors.js';
 import { envelope, resolvePage } from '../../../lib/pagination.js';
 import { selectCustomFieldDefinitions } from '../../custom-fields/custom-fields.repository.js';
-import { contactsWhere, enrollContacts, enrollmentTarget } from '../../enrollments/enroll.js';
+import { enrollContacts, enrollmentTarget, oneContact } from '../../enrollments/enroll.js';
 import { endEnrollments } from '../../enrollments/enrollment-signals.js';
 import { type Actor, upsertLead } from '../../leads/leads.write.js';
+import { selectFlowUuids } from '../flows.repository.js';
 import * as repo from './enrollments.repository.js';
 import type { AddNewLeadBody, ListEnrollmentsBody } from './enrollments.schemas.js';
 
@@ -39,13 +39,7 @@ export function createEnrollmentsService(deps: { db: Database }) {
     sourceField: string,
   ) {
     const target = await enrollmentTarget(trx, teamId, flowUuid, contactSourceId, { source: sourceField });
-    const { enrolled } = await enrollContacts(
-      trx,
-      teamId,
-      target,
-      'user',
-      contactsWhere(teamId, sql<SqlBool>`l.uuid = ${leadUuid}`),
-    );
+    const { enrolled } = await enrollContacts(trx, teamId, target, 'user', oneContact(teamId, leadUuid));
     if (enrolled === 1) return;
     const existing = await repo.selectEnrollmentOf(trx, teamId, flowUuid, leadUuid);
     if (existing) {
@@ -140,10 +134,7 @@ export function createEnrollmentsService(deps: { db: Database }) {
     async cancel(teamId: number, leadUuid: string, flowUuids: string[]) {
       await requireLead(teamId, leadUuid);
       const wanted = flowUuids.map((uuid) => uuid.toLowerCase());
-      const { rows } = await sql<{ uuid: string }>`
-        select uuid from flows where team_id = ${teamId} and uuid = any(${wanted}::uuid[])
-      `.execute(db);
-      const found = new Set(rows.map((row) => row.uuid));
+      const found = new Set(await selectFlowUuids(db, teamId, wanted));
       const missing = wanted.findIndex((uuid) => !found.has(uuid));
       if (missing >= 0) {
         throw invalidField(
@@ -154,13 +145,7 @@ export function createEnrollmentsService(deps: { db: Database }) {
       await db
         .transaction()
         .execute((trx) =>
-          endEnrollments(
-            trx,
-            teamId,
-            { where: sql<SqlBool>`fl.lead_uuid = ${leadUuid} and fl.flow_uuid = any(${wanted}::uuid[])` },
-            'canceled',
-            'canceled',
-          ),
+          endEnrollments(trx, teamId, { leadUuid, flowUuids: wanted }, 'canceled', 'canceled'),
         );
     },
 
@@ -168,28 +153,14 @@ export function createEnrollmentsService(deps: { db: Database }) {
       await requireLead(teamId, leadUuid);
       await db
         .transaction()
-        .execute((trx) =>
-          endEnrollments(
-            trx,
-            teamId,
-            { where: sql<SqlBool>`fl.lead_uuid = ${leadUuid}` },
-            'canceled',
-            'canceled',
-          ),
-        );
+        .execute((trx) => endEnrollments(trx, teamId, { leadUuid }, 'canceled', 'canceled'));
     },
 
     /** Removes the contact's whole enrollment history (live ones end first, canceling their tasks). */
     async deleteHistory(teamId: number, leadUuid: string) {
       await requireLead(teamId, leadUuid);
       await db.transaction().execute(async (trx) => {
-        await endEnrollments(
-          trx,
-          teamId,
-          { where: sql<SqlBool>`fl.lead_uuid = ${leadUuid}` },
-          'canceled',
-          'history_deleted',
-        );
+        await endEnrollments(trx, teamId, { leadUuid }, 'canceled', 'history_deleted');
         await repo.deleteEnrollmentsOfLead(trx, teamId, leadUuid);
       });
     },

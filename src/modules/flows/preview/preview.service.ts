@@ -2,7 +2,6 @@
 // the next days - the engine's node machine on simulated time with the senders' schedules, limits and
 // warm-up, and the sandbox network's answers at adjustable rates (src/modules/engine/preview). It only
 // reads: the run lives in memory, nothing is sent, written or enrolled.
-import { type SqlBool, sql } from 'kysely';
 import type { Config } from '../../../config.js';
 import type { Database } from '../../../db/database.js';
 import { AppError, invalidField, notFound } from '../../../lib/errors.js';
@@ -22,6 +21,7 @@ import type { LeadRow } from '../../leads/leads.present.js';
 import { selectFlow } from '../flows.repository.js';
 import { selectVersion } from '../versions/versions.repository.js';
 import type { FlowVersionsService } from '../versions/versions.service.js';
+import * as repo from './preview.repository.js';
 import type { PreviewBody } from './preview.schemas.js';
 import { pickContacts } from './preview-contacts.js';
 import { buildReport } from './preview-report.js';
@@ -43,21 +43,7 @@ const CHANNELS: Channel[] = ['linkedin', 'email'];
 /** Why each sender cannot act on each channel (no seat, seat logged out, no active mailbox). */
 async function channelProblems(db: Database, teamId: number, senders: string[]) {
   if (senders.length === 0) return new Map<string, string>();
-  const [seats, mailboxes] = await Promise.all([
-    db
-      .selectFrom('linkedin_browsers')
-      .select(['sender_profile_uuid', 'status'])
-      .where('team_id', '=', teamId)
-      .where('sender_profile_uuid', 'in', senders)
-      .orderBy('id')
-      .execute(),
-    db
-      .selectFrom('mailboxes')
-      .select(['sender_profile_uuid', 'status'])
-      .where('team_id', '=', teamId)
-      .where('sender_profile_uuid', 'in', senders)
-      .execute(),
-  ]);
+  const [seats, mailboxes] = await repo.selectSeatsAndMailboxes(db, teamId, senders);
   const problems = new Map<string, string>();
   for (const sender of senders) {
     const seat = seats.find((s) => s.sender_profile_uuid === sender);
@@ -92,12 +78,7 @@ async function filterMatches(
     if (!filter || typeof filter !== 'object') continue;
     let matched = new Set<string>();
     try {
-      const where = compileFilter(spec, filter);
-      const rows = await sql<{ uuid: string }>`
-        select l.uuid from leads l
-        where l.team_id = ${teamId} and l.uuid = any(${leads}::uuid[]) and ${where ?? sql<SqlBool>`true`}
-      `.execute(db);
-      matched = new Set(rows.rows.map((r) => r.uuid));
+      matched = await repo.selectMatchingContacts(db, teamId, leads, compileFilter(spec, filter));
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
     }
@@ -149,40 +130,13 @@ export function createFlowPreviewService(deps: PreviewDeps) {
     }
     const senderList = [...senderUuids];
     const [senders, problems, signals, known, rotation, matches, prepared] = await Promise.all([
-      senderList.length > 0
-        ? db
-            .selectFrom('sender_profiles')
-            .selectAll()
-            .where('team_id', '=', teamId)
-            .where('uuid', 'in', senderList)
-            .execute()
-        : Promise.resolve([] as SenderRow[]),
+      senderList.length > 0 ? repo.selectSenders(db, teamId, senderList) : Promise.resolve([] as SenderRow[]),
       channelProblems(db, teamId, senderList),
-      leadUuids.length > 0
-        ? db
-            .selectFrom('lead_signals')
-            .selectAll()
-            .where('team_id', '=', teamId)
-            .where('lead_uuid', 'in', leadUuids)
-            .execute()
-        : Promise.resolve([] as SignalRow[]),
+      leadUuids.length > 0 ? repo.selectSignals(db, teamId, leadUuids) : Promise.resolve([] as SignalRow[]),
       leadUuids.length > 0 && senderList.length > 0
-        ? db
-            .selectFrom('flow_leads')
-            .select(['lead_uuid', 'sender_profile_uuid'])
-            .where('team_id', '=', teamId)
-            .where('lead_uuid', 'in', leadUuids)
-            .where('sender_profile_uuid', 'in', senderList)
-            .where('flow_uuid', '<>', flowUuid)
-            .orderBy('created_at', 'desc')
-            .execute()
+        ? repo.selectOtherFlowSenders(db, teamId, flowUuid, leadUuids, senderList)
         : Promise.resolve([]),
-      db
-        .selectFrom('contact_source_rotation')
-        .selectAll()
-        .where('team_id', '=', teamId)
-        .where('flow_uuid', '=', flowUuid)
-        .execute(),
+      repo.selectRotation(db, teamId, flowUuid),
       filterMatches(db, teamId, version, leadUuids),
       deps.renderer.prepare(db, teamId, leadUuids, senderList, []),
     ]);

@@ -2,17 +2,10 @@
 // migration 0500 keep (src/db/count-deltas.ts), never counting tasks or enrollments, so they answer in
 // the same time at ten million tasks as at ten. A node statistic limited to an execution-time range
 // reads the node's tasks in that range on their (flow, node, executed_at) index instead.
-import { type SqlBool, sql } from 'kysely';
-import {
-  flowConversionDeltas,
-  flowLeadCountDeltas,
-  sumDeltas,
-  taskCountDeltas,
-} from '../../../db/count-deltas.js';
 import type { Database } from '../../../db/database.js';
 import { notFound } from '../../../lib/errors.js';
-import { compileFilter, type FilterSpec } from '../../../lib/filter.js';
-import { selectFlow } from '../flows.repository.js';
+import { selectFlow, selectFlowUuids } from '../flows.repository.js';
+import { flowMetricCounts, nodeCounts, sourceCounts } from './statistics.sql.js';
 import { type TeamStatisticsRequest, teamStatistics } from './team-statistics.js';
 
 type Counts = Record<string, number>;
@@ -36,11 +29,6 @@ function add(counts: Counts, key: unknown, value: number) {
   counts[name] = (counts[name] ?? 0) + value;
 }
 
-const rangeSpec = (column: string): FilterSpec => ({
-  name: 'statistics filter',
-  fields: { executed_at: { type: 'datetime', column } },
-});
-
 export function createFlowStatisticsService(deps: { db: Database }) {
   const { db } = deps;
 
@@ -53,25 +41,9 @@ export function createFlowStatisticsService(deps: { db: Database }) {
 
     async metrics(teamId: number, uuids: string[]) {
       const wanted = uuids.map((uuid) => uuid.toLowerCase());
-      const { rows: flows } = await sql<{ uuid: string }>`
-        select uuid from flows where team_id = ${teamId} and uuid = any(${wanted}::uuid[])
-      `.execute(db);
-      if (flows.length === 0) return {};
-      const ids = flows.map((flow) => flow.uuid);
-      const [enrollments, tasks, conversions] = await Promise.all([
-        sumDeltas(db, flowLeadCountDeltas, teamId, {
-          groupBy: ['flow_uuid', 'status'],
-          where: sql<SqlBool>`d.flow_uuid = any(${ids}::uuid[])`,
-        }),
-        sumDeltas(db, taskCountDeltas, teamId, {
-          groupBy: ['flow_uuid', 'type'],
-          where: sql<SqlBool>`d.flow_uuid = any(${ids}::uuid[]) and d.status = 'in_progress'`,
-        }),
-        sumDeltas(db, flowConversionDeltas, teamId, {
-          groupBy: ['flow_uuid', 'channel', 'kind'],
-          where: sql<SqlBool>`d.flow_uuid = any(${ids}::uuid[])`,
-        }),
-      ]);
+      const ids = await selectFlowUuids(db, teamId, wanted);
+      if (ids.length === 0) return {};
+      const [enrollments, tasks, conversions] = await flowMetricCounts(db, teamId, ids);
       type FlowCounts = {
         leads_count: number;
         in_progress_leads_count: number;
@@ -124,30 +96,8 @@ export function createFlowStatisticsService(deps: { db: Database }) {
       for (const id of nodeIds) {
         result[id] = { node_statuses: zeros(TASK_STATUSES), node_conversions: {}, node_branches: {} };
       }
-      const nodes = sql<SqlBool>`d.flow_uuid = ${flowUuid} and d.flow_node_id = any(${nodeIds}::int[])`;
       const range = filter?.executed_at !== undefined ? filter : undefined;
-      const taskRange = range ? compileFilter(rangeSpec('t.executed_at'), range, 'filter') : undefined;
-      const conversionRange = range ? compileFilter(rangeSpec('d.occurred_at'), range, 'filter') : undefined;
-
-      const [tasks, conversions] = await Promise.all([
-        taskRange
-          ? sql<{ flow_node_id: number; status: string; fork_result: number | null; count: number }>`
-              select t.flow_node_id, t.status, t.fork_result, count(*)::int as count from tasks t
-              where t.team_id = ${teamId} and t.flow_uuid = ${flowUuid}
-                and t.flow_node_id = any(${nodeIds}::int[]) and ${taskRange}
-              group by 1, 2, 3
-            `
-              .execute(db)
-              .then((res) => res.rows)
-          : sumDeltas(db, taskCountDeltas, teamId, {
-              groupBy: ['flow_node_id', 'status', 'fork_result'],
-              where: nodes,
-            }),
-        sumDeltas(db, flowConversionDeltas, teamId, {
-          groupBy: ['flow_node_id', 'kind'],
-          where: conversionRange ? sql<SqlBool>`${nodes} and ${conversionRange}` : nodes,
-        }),
-      ]);
+      const [tasks, conversions] = await nodeCounts(db, teamId, flowUuid, nodeIds, range);
       for (const group of tasks) {
         const entry = result[String(group.flow_node_id)];
         if (!entry) continue;
@@ -163,17 +113,7 @@ export function createFlowStatisticsService(deps: { db: Database }) {
 
     async contactSourceStatistics(teamId: number, flowUuid: string, sourceIds: number[]) {
       await requireFlow(teamId, flowUuid);
-      const sources = sql<SqlBool>`d.flow_uuid = ${flowUuid} and d.contact_source_id = any(${sourceIds}::int[])`;
-      const [enrollments, conversions] = await Promise.all([
-        sumDeltas(db, flowLeadCountDeltas, teamId, {
-          groupBy: ['contact_source_id', 'status', 'added_by'],
-          where: sources,
-        }),
-        sumDeltas(db, flowConversionDeltas, teamId, {
-          groupBy: ['contact_source_id', 'channel', 'kind'],
-          where: sources,
-        }),
-      ]);
+      const [enrollments, conversions] = await sourceCounts(db, teamId, flowUuid, sourceIds);
       type SourceStatistics = {
         contact_source_statuses: Counts;
         contact_source_added_by: { user: number; filter: number; flow: number };

@@ -7,6 +7,7 @@ import { Link } from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
 import { ColumnChooser } from '../../ui/ColumnChooser';
+import { SavedViews } from '../../ui/SavedViews';
 import { useStoredState } from '../../ui/useStoredState';
 import { type CellMeta, type Sort, VirtualTable } from '../../ui/VirtualTable';
 import { BulkActions } from './BulkActions';
@@ -15,9 +16,11 @@ import { contactsKey, DEFAULT_SORT, fetchContacts } from './contacts-query';
 import { FilterBuilder, useFilterFields } from './FilterBuilder';
 import { type Condition, toFilter } from './filter-model';
 import { NewContactButton } from './NewContactButton';
-import { SavedViews } from './SavedViews';
+import { contactsViewContent, contactsViewState, useMoveLocalViews } from './SavedViews';
 
 const SORTABLE = ['name', 'company_name', 'created_at', 'updated_at'] as const;
+
+const DEFAULT_VISIBILITY: Record<string, boolean> = { updated_at: false };
 
 const COLUMNS: (ColumnDef<Contact> & { id: string; header: string })[] = [
   {
@@ -49,26 +52,27 @@ const COLUMNS: (ColumnDef<Contact> & { id: string; header: string })[] = [
   },
 ];
 
+const COLUMN_IDS = COLUMNS.map((c) => c.id);
+
 export function ContactsPage() {
   const [search, setSearch] = useState('');
   const [q] = useDebouncedValue(search.trim(), 250);
   const [sort, setSort] = useStoredState<Sort>('contacts.sort', DEFAULT_SORT);
-  const [visibility, setVisibility] = useStoredState('contacts.columns', { updated_at: false } as Record<
-    string,
-    boolean
-  >);
+  const [visibility, setVisibility] = useStoredState('contacts.columns', DEFAULT_VISIBILITY);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [allMatching, setAllMatching] = useState(false);
   const [conditions, setConditions] = useStoredState<Condition[]>('contacts.filters', []);
   const [debounced] = useDebouncedValue(conditions, 300);
   const fields = useFilterFields(conditions.length > 0);
+  useMoveLocalViews(COLUMN_IDS);
   const filter = useMemo(() => {
     const built = toFilter(debounced, fields) ?? {};
     const f = q ? { ...built, q } : built;
     return Object.keys(f).length > 0 ? f : undefined;
   }, [q, debounced, fields]);
   const queryKey = contactsKey(sort, filter);
-  const total = useQuery<{ total: number }>({ queryKey: [...queryKey, 0], enabled: false }).data?.total ?? 0;
+  const firstPage = useQuery<{ total: number }>({ queryKey: [...queryKey, 0], enabled: false }).data;
+  const total = firstPage?.total ?? 0;
   const clearSelection = () => {
     setSelected(new Set());
     setAllMatching(false);
@@ -82,13 +86,22 @@ export function ContactsPage() {
         <Title order={1} size="h2">
           Contacts
         </Title>
-        <Group>
+        <Group align="end" wrap="wrap">
           <SavedViews
-            current={{ conditions, visibility, sort }}
+            page="contacts"
+            noun="contacts"
+            // Read after the first rows, which do not wait behind them.
+            enabled={firstPage !== undefined}
+            current={contactsViewContent({ conditions, visibility, sort }, COLUMN_IDS)}
             onOpen={(view) => {
-              setConditions(view.conditions);
-              setVisibility(view.visibility);
-              setSort(view.sort);
+              const next = contactsViewState(view, COLUMN_IDS, {
+                conditions: [],
+                visibility: DEFAULT_VISIBILITY,
+                sort: DEFAULT_SORT,
+              });
+              setConditions(next.conditions);
+              setVisibility(next.visibility);
+              setSort(next.sort);
               clearSelection();
             }}
           />

@@ -1,81 +1,59 @@
-// Saved views of the contacts table: its filters, columns and sort under a name, per user and team, kept in
-// this browser's storage (not on the server: another browser starts without them).
-import { Button, Group, Menu, Modal, Stack, TextInput } from '@mantine/core';
-import { type FormEvent, useState } from 'react';
+// The contacts table's saved views: what a view holds for this table (filter rows, sort, visible columns),
+// and a one-time move of the views an earlier version kept in this browser's storage to the server.
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { api } from '../../api';
 import { useSession } from '../../session';
-import { useStoredState } from '../../ui/useStoredState';
+import {
+  type SavedView,
+  savedViewsKey,
+  type ViewContent,
+  visibilityOf,
+  visibleColumns,
+} from '../../ui/SavedViews';
 import type { Sort } from '../../ui/VirtualTable';
 import type { Condition } from './filter-model';
 
-export type ViewState = { conditions: Condition[]; visibility: Record<string, boolean>; sort: Sort };
-type View = ViewState & { name: string };
+export type ContactsViewState = { conditions: Condition[]; visibility: Record<string, boolean>; sort: Sort };
 
-export function SavedViews(props: { current: ViewState; onOpen: (view: ViewState) => void }) {
+export function contactsViewContent(state: ContactsViewState, columnIds: string[]): ViewContent {
+  return {
+    filter: { conditions: state.conditions },
+    sort: state.sort,
+    columns: visibleColumns(columnIds, state.visibility),
+  };
+}
+
+export function contactsViewState(view: SavedView, columnIds: string[], fallback: ContactsViewState) {
+  const conditions = view.filter.conditions;
+  return {
+    conditions: Array.isArray(conditions) ? (conditions as Condition[]) : [],
+    visibility: visibilityOf(columnIds, view.columns, fallback.visibility),
+    sort: view.sort ?? fallback.sort,
+  };
+}
+
+/** Views saved in this browser before views moved to the server: sent there once, then forgotten here. */
+export function useMoveLocalViews(columnIds: string[]) {
   const session = useSession();
-  const [views, setViews] = useStoredState<View[]>(
-    `contacts.views.${session.user.id}.${session.team?.id ?? 0}`,
-    [],
-  );
-  const [naming, setNaming] = useState(false);
-  const [name, setName] = useState('');
-  const [error, setError] = useState<string>();
-
-  function save(event: FormEvent) {
-    event.preventDefault();
-    const trimmed = name.trim();
-    if (!trimmed) return setError('Give the view a name.');
-    const view = { ...props.current, name: trimmed };
-    setViews([...views.filter((v) => v.name !== trimmed), view].sort((a, b) => a.name.localeCompare(b.name)));
-    setNaming(false);
-    setName('');
-    setError(undefined);
-  }
-
-  return (
-    <>
-      <Menu position="bottom-end" shadow="md">
-        <Menu.Target>
-          <Button variant="default">Views</Button>
-        </Menu.Target>
-        <Menu.Dropdown>
-          {views.length === 0 && (
-            <Menu.Label>No saved view yet: save the filters and columns you use.</Menu.Label>
-          )}
-          {views.map((v) => (
-            <Menu.Item key={v.name} onClick={() => props.onOpen(v)} aria-label={`Open view ${v.name}`}>
-              {v.name}
-            </Menu.Item>
-          ))}
-          <Menu.Divider />
-          <Menu.Item onClick={() => setNaming(true)}>Save current view…</Menu.Item>
-          {views.map((v) => (
-            <Menu.Item
-              key={`delete-${v.name}`}
-              color="red"
-              onClick={() => setViews(views.filter((x) => x.name !== v.name))}
-            >
-              Delete view {v.name}
-            </Menu.Item>
-          ))}
-        </Menu.Dropdown>
-      </Menu>
-      <Modal opened={naming} onClose={() => setNaming(false)} title="Save the current view">
-        <form onSubmit={save}>
-          <Stack>
-            <TextInput
-              label="View name"
-              description="The filters, visible columns and sort of the table; a view of the same name is replaced."
-              value={name}
-              onChange={(e) => setName(e.currentTarget.value)}
-              error={error}
-              data-autofocus
-            />
-            <Group justify="flex-end">
-              <Button type="submit">Save view</Button>
-            </Group>
-          </Stack>
-        </form>
-      </Modal>
-    </>
-  );
+  const queryClient = useQueryClient();
+  const key = `leadflow.contacts.views.${session.user.id}.${session.team?.id ?? 0}`;
+  useEffect(() => {
+    const stored = window.localStorage.getItem(key);
+    if (!stored) return;
+    window.localStorage.removeItem(key);
+    let views: (ContactsViewState & { name: string })[] = [];
+    try {
+      views = JSON.parse(stored);
+    } catch {
+      return;
+    }
+    void Promise.all(
+      (Array.isArray(views) ? views : []).map((v) =>
+        api.POST('/id/api/saved-views', {
+          body: { page: 'contacts', name: v.name, ...contactsViewContent(v, columnIds) },
+        }),
+      ),
+    ).then(() => queryClient.invalidateQueries({ queryKey: savedViewsKey('contacts') }));
+  }, [key, columnIds, queryClient]);
 }

@@ -8,8 +8,10 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
 import { api, call, messageOf } from '../../api';
 import { followMassResult } from '../../ui/bulk';
+import { ColumnChooser } from '../../ui/ColumnChooser';
 import { useConfirm } from '../../ui/confirm';
 import { when } from '../../ui/format';
+import { SavedViews, visibilityOf, visibleColumns } from '../../ui/SavedViews';
 import { useStoredState } from '../../ui/useStoredState';
 import { type CellMeta, type Sort, VirtualTable } from '../../ui/VirtualTable';
 import { MANUAL_TYPES, STATUS_COLOR, STATUS_LABEL, typeLabel } from './task-meta';
@@ -25,19 +27,22 @@ type MoveName = (typeof MOVES)[number]['name'];
 
 type Filters = { status: string; automation: string; type: string; sender: string; flow: string };
 const ANY = '';
+const DEFAULT_FILTERS: Filters = {
+  status: 'in_progress',
+  automation: 'manual',
+  type: ANY,
+  sender: ANY,
+  flow: ANY,
+};
+const DEFAULT_SORT: Sort = { field: 'schedule_at', direction: 'asc' };
 
 export function TaskListPage() {
   const queryClient = useQueryClient();
   const lookups = useTaskLookups();
   const { confirm, dialog } = useConfirm();
-  const [filters, setFilters] = useStoredState<Filters>('tasks.filters', {
-    status: 'in_progress',
-    automation: 'manual',
-    type: ANY,
-    sender: ANY,
-    flow: ANY,
-  });
-  const [sort, setSort] = useStoredState<Sort>('tasks.sort', { field: 'schedule_at', direction: 'asc' });
+  const [filters, setFilters] = useStoredState<Filters>('tasks.filters', DEFAULT_FILTERS);
+  const [sort, setSort] = useStoredState<Sort>('tasks.sort', DEFAULT_SORT);
+  const [visibility, setVisibility] = useStoredState<Record<string, boolean>>('tasks.columns', {});
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const filter = useMemo(() => {
     const f: Record<string, unknown> = {};
@@ -100,8 +105,27 @@ export function TaskListPage() {
     { id: 'error', header: 'Why', accessorFn: (t) => t.error_msg ?? '' },
   ];
 
+  const columnIds = columns.map((c) => c.id);
   return (
     <Stack>
+      <Group align="end" wrap="wrap">
+        <SavedViews
+          page="tasks"
+          noun="tasks"
+          current={{ filter: filters, sort, columns: visibleColumns(columnIds, visibility) }}
+          onOpen={(view) => {
+            setSelected(new Set());
+            setFilters({ ...DEFAULT_FILTERS, ...(view.filter as Partial<Filters>) });
+            setSort(view.sort ?? DEFAULT_SORT);
+            setVisibility(visibilityOf(columnIds, view.columns, {}));
+          }}
+        />
+        <ColumnChooser
+          columns={columns.map((c) => ({ id: c.id, label: c.header }))}
+          visibility={visibility}
+          onChange={setVisibility}
+        />
+      </Group>
       <Group align="end" wrap="wrap">
         <Select
           label="Status"
@@ -192,7 +216,7 @@ export function TaskListPage() {
         queryKey={['tasks', 'list', filter, sort]}
         fetchPage={(offset, limit) => fetchTaskPage(filter, sort, offset, limit)}
         columns={columns}
-        columnVisibility={{}}
+        columnVisibility={visibility}
         sort={sort}
         sortable={['schedule_at', 'executed_at', 'created_at']}
         onSort={setSort}
