@@ -2,6 +2,7 @@
 // operator fixes the environment in one go instead of one restart per typo.
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { type Env, EnvReader } from './lib/env-reader.js';
 import { allowlistEntryProblem } from './lib/net/address-policy.js';
 
 /** A DNS server entry: an IP address, optionally with a port (1.1.1.1:53, [::1]:5353). */
@@ -110,6 +111,8 @@ export type Config = Readonly<{
     browserIdleMs: number;
     /** Browsers open at once per process; the least recently used closes for a new one. */
     maxOpenBrowsers: number;
+    /** Seats sharing one Chromium process, each in its own browser context (1: a process per seat). */
+    seatsPerBrowserProcess: number;
     /** How often each running seat reads new messages and accepted invitations. */
     syncIntervalMs: number;
     /** Longest a live-view visit lasts (the seat's automation waits meanwhile). */
@@ -199,103 +202,6 @@ export type OAuthProviderConfig = {
   smtp: { host: string; port: number; secure: boolean };
 };
 
-type Env = Record<string, string | undefined>;
-
-class EnvReader {
-  readonly problems: string[] = [];
-  constructor(private readonly env: Env) {}
-
-  string(name: string, fallback: string): string {
-    const value = this.env[name];
-    return value === undefined || value === '' ? fallback : value;
-  }
-
-  optional(name: string): string | undefined {
-    const value = this.env[name];
-    return value === undefined || value === '' ? undefined : value;
-  }
-
-  int(name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
-    const raw = this.optional(name);
-    if (raw === undefined) return fallback;
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < min || value > max) {
-      this.problems.push(`${name} must be an integer between ${min} and ${max} (got "${raw}")`);
-      return fallback;
-    }
-    return value;
-  }
-
-  oneOf(name: string, fallback: string, values: readonly string[]): string {
-    const raw = this.optional(name);
-    if (raw === undefined) return fallback;
-    if (!values.includes(raw.toLowerCase())) {
-      this.problems.push(`${name} must be one of ${values.join(', ')} (got "${raw}")`);
-      return fallback;
-    }
-    return raw.toLowerCase();
-  }
-
-  bool(name: string, fallback: boolean): boolean {
-    const raw = this.optional(name)?.toLowerCase();
-    if (raw === undefined) return fallback;
-    if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
-    if (['0', 'false', 'no', 'off'].includes(raw)) return false;
-    this.problems.push(`${name} must be true or false (got "${raw}")`);
-    return fallback;
-  }
-
-  /** An optional http(s) URL. */
-  httpUrl(name: string): string | undefined {
-    const raw = this.optional(name);
-    if (raw === undefined) return undefined;
-    let url: URL | undefined;
-    try {
-      url = new URL(raw);
-    } catch {}
-    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-      this.problems.push(`${name} must be an http or https URL (got "${raw}")`);
-      return undefined;
-    }
-    return raw;
-  }
-
-  /** A comma-separated list; `problem` says why an entry cannot be read. */
-  list(name: string, problem: (entry: string) => string | undefined): string[] {
-    const entries = (this.optional(name) ?? '')
-      .split(',')
-      .map((entry) => entry.trim())
-      .filter(Boolean);
-    for (const entry of entries) {
-      const why = problem(entry);
-      if (why) this.problems.push(`${name}: ${why}`);
-    }
-    return entries;
-  }
-
-  fraction(name: string, fallback: number): number {
-    const raw = this.optional(name);
-    if (raw === undefined) return fallback;
-    const value = Number(raw);
-    if (!Number.isFinite(value) || value < 0 || value > 1) {
-      this.problems.push(`${name} must be a number between 0 and 1 (got "${raw}")`);
-      return fallback;
-    }
-    return value;
-  }
-
-  intList(name: string, fallback: number[]): number[] {
-    const raw = this.optional(name);
-    if (raw === undefined) return fallback;
-    const values = raw.split(',').map((part) => Number(part.trim()));
-    if (values.length === 0 || values.some((v) => !Number.isInteger(v) || v < 0)) {
-      this.problems.push(`${name} must be a comma-separated list of whole seconds (got "${raw}")`);
-      return fallback;
-    }
-    return values;
-  }
-}
-
 export class ConfigError extends Error {}
 
 /** LEADFLOW_LINKEDIN_PAGE_DUMPS_DIR: a folder, `off`, or unset (`<data dir>/linkedin-pages`). */
@@ -377,6 +283,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       chromiumPath: read.string('LEADFLOW_CHROMIUM_PATH', '/usr/bin/chromium'),
       browserIdleMs: read.int('LEADFLOW_BROWSER_IDLE_SECONDS', 300, 5, 86_400) * 1000,
       maxOpenBrowsers: read.int('LEADFLOW_BROWSER_MAX_OPEN', 20, 1, 500),
+      seatsPerBrowserProcess: read.int('LEADFLOW_BROWSER_SEATS_PER_PROCESS', 10, 1, 100),
       syncIntervalMs: read.int('LEADFLOW_LINKEDIN_SYNC_SECONDS', 900, 10, 86_400) * 1000,
       viewerMaxMs: read.int('LEADFLOW_LOGIN_VIEW_MAX_SECONDS', 1800, 60, 86_400) * 1000,
       pageDumpsDir: pageDumpsDir(read.string('LEADFLOW_LINKEDIN_PAGE_DUMPS_DIR', ''), dataDir),
