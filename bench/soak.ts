@@ -14,7 +14,7 @@ import { type Receiver, startReceiver } from '../src/modules/webhooks/receiver.t
 import { makeContacts, makeFlow, makeSandboxSeat, makeSender } from '../test/automation-factories.js';
 import { makeList } from '../test/factories.js';
 import { type Check, checkInvariants } from './soak/checks.js';
-import { type Kind, type LoadState, percentile, runLoad } from './soak/load.js';
+import { KINDS, type LoadState, percentile, runLoad } from './soak/load.js';
 import { type LeadflowProcess, startLeadflow, startSoakDatabase } from './soak/processes.js';
 
 const { values } = parseArgs({
@@ -28,6 +28,8 @@ const minutes = Number(values.minutes);
 const rate = Number(values.rate);
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const API_KEY = 'lf_soak_owner_key_0000000000000000';
+/** The sender's daily invitation limit (its weekly default is the same). */
+const INVITATION_LIMIT = 100;
 
 export type SoakReport = { checks: Check[]; table: string; errorRate: number };
 
@@ -72,7 +74,9 @@ async function soak(): Promise<SoakReport> {
     // The team the bootstrap created: a sandbox sender and seat, a flow that invites, a webhook.
     const team = await handle.db.selectFrom('teams').select('id').orderBy('id').executeTakeFirstOrThrow();
     const teamId = Number(team.id);
-    const sender = await makeSender(handle.db, teamId);
+    const sender = await makeSender(handle.db, teamId, {
+      limits: { linkedin_send_connection_request: INVITATION_LIMIT },
+    });
     await makeSandboxSeat(handle.db, teamId, sender.uuid);
     const flow = await makeFlow(handle.db, teamId, {
       senders: [sender.uuid],
@@ -100,10 +104,20 @@ async function soak(): Promise<SoakReport> {
     const { secret } = (await hook.json()) as { secret: string };
 
     let down = 0;
-    const state: LoadState = { samples: [], accepted: new Map(), enrolled: new Set(), chaos: () => down > 0 };
+    const state: LoadState = {
+      samples: [],
+      accepted: new Map(),
+      enrolled: new Set(),
+      noted: new Set(),
+      messages: [],
+      unsure: [],
+      imports: new Map(),
+      chaos: () => down > 0,
+    };
     const until = Date.now() + minutes * 60_000;
     const short = minutes <= 5;
-    // Chaos: kill -9 a random process every 30-90 s (10-20 s in a short run), one database restart midway.
+    // Chaos: kill -9 a random process every 30-90 s (10-20 s in a short run), one database restart midway
+    // (first in a short run).
     const chaos = (async () => {
       let restarted = false;
       const counts = { kills: 0, restarts: 0 };
@@ -115,7 +129,9 @@ async function soak(): Promise<SoakReport> {
         if (Date.now() >= until - 5_000) break;
         down += 1;
         try {
-          if (!restarted && Date.now() > until - (minutes * 60_000) / 2) {
+          // A short run restarts the database at its first event: under load a process's restart can
+          // take most of a minute, and the restart must happen in every run.
+          if (!restarted && (short || Date.now() > until - (minutes * 60_000) / 2)) {
             restarted = true;
             counts.restarts += 1;
             log(`  chaos: restarting ${database.kind === 'citus' ? 'the Citus coordinator' : 'PostgreSQL'}`);
@@ -131,7 +147,12 @@ async function soak(): Promise<SoakReport> {
       }
       return counts;
     })();
-    await runLoad({ apis, apiKey: API_KEY, listUuid: list.uuid, flowUuid: flow.uuid }, state, rate, until);
+    await runLoad(
+      { apis, apiKey: API_KEY, listUuid: list.uuid, flowUuid: flow.uuid, senderUuid: sender.uuid },
+      state,
+      rate,
+      until,
+    );
     const chaosCounts = await chaos;
 
     // Settle: let the engine finish the enrollments and the webhooks arrive (bounded).
@@ -145,7 +166,11 @@ async function soak(): Promise<SoakReport> {
       const { rows } = await sql<{ due: number; actions: number }>`
         select
           (select count(*)::int from flow_leads where team_id = ${teamId} and status = 'in_progress'
-             and next_run_at <= now()) as due,
+             and next_run_at <= now())
+          + (select count(*)::int from linkedin_messages where team_id = ${teamId}
+             and status in ('new', 'in_progress'))
+          + (select count(*)::int from file_imports where team_id = ${teamId}
+             and status in ('queued', 'processing')) as due,
           (select count(*)::int from sandbox_linkedin_actions where team_id = ${teamId}) as actions
       `.execute(handle.db);
       const now = `${rows[0]!.actions}/${receiver.requests.length}`;
@@ -162,13 +187,19 @@ async function soak(): Promise<SoakReport> {
       state,
       hooks: receiver.requests.filter((r) => r.path === '/hook'),
       webhookSecret: secret,
+      invitationLimit: INVITATION_LIMIT,
     });
-    const errors = state.samples.filter((s) => s.status === 0 || s.status >= 500);
+    // A cut note is not retried (it has no natural key) and was looked up above.
+    const errors = state.samples.filter(
+      (s) => (s.status === 0 || s.status >= 500) && s.kind !== 'linkedin_note',
+    );
     const errorRate = errors.length / Math.max(1, state.samples.length);
     checks.push({
       name: 'client errors only while the database restarted, and retried',
       ok: errors.length === 0,
-      detail: `${errors.length} of ${state.samples.length} requests failed after retries; ${
+      detail: `${errors.length} of ${state.samples.length} requests failed after retries${
+        errors.length ? ` (${errors.map((e) => `${e.kind} ${e.status || e.error}`).join(', ')})` : ''
+      }; ${
         state.samples.filter((s) => s.retries > 0).length
       } needed a retry; ${chaosCounts.kills} kill -9, ${chaosCounts.restarts} database restart`,
     });
@@ -182,9 +213,8 @@ async function soak(): Promise<SoakReport> {
 }
 
 function latencyTable(state: LoadState): string {
-  const kinds: Kind[] = ['contact_create', 'contact_search', 'enroll', 'tasks_list'];
   const lines = ['kind            calm n  p50 ms  p99 ms | chaos n  p50 ms  p99 ms'];
-  for (const kind of kinds) {
+  for (const kind of KINDS) {
     const calm = state.samples.filter((s) => s.kind === kind && !s.chaos).map((s) => s.ms);
     const chaos = state.samples.filter((s) => s.kind === kind && s.chaos).map((s) => s.ms);
     const f = (v: number) => (Number.isNaN(v) ? '-' : v.toFixed(0)).padStart(7);

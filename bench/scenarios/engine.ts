@@ -13,10 +13,8 @@ import { createEngine } from '../../src/modules/engine/engine.js';
 import { claimDueEnrollments } from '../../src/modules/engine/run/claim.js';
 import { ingestSignals } from '../../src/modules/engine/signals.js';
 import { createTemplateRenderer } from '../../src/modules/engine/template-renderer.js';
-import {
-  ingestInbox,
-  recordSentLinkedInMessages,
-} from '../../src/modules/linkedin-messages/linkedin-ingest.js';
+import { ingestInbox } from '../../src/modules/linkedin-messages/linkedin-ingest.js';
+import { recordSentLinkedInMessages } from '../../src/modules/linkedin-messages/linkedin-sent.js';
 import { noLlm } from '../../src/modules/llm/llm-client.js';
 import { fixedLlms } from '../../src/modules/llm/team-llms.js';
 import { selectInitialStageUuid } from '../../src/modules/pipeline-stages/pipeline-stages.defaults.js';

@@ -8,7 +8,6 @@
 import os from 'node:os';
 import { sql } from 'kysely';
 import { flowLeadCountDeltas, foldDeltas, taskCountDeltas } from '../../src/db/count-deltas.js';
-import type { Database } from '../../src/db/database.js';
 import { createJobCatalog } from '../../src/deps.js';
 import { startWorker } from '../../src/jobs/runner.js';
 import { systemClock } from '../../src/lib/clock.js';
@@ -24,6 +23,8 @@ import {
   percentile,
   type Scenario,
 } from '../lib.js';
+import { benchTree, seedEnrollments, withIndexesRebuilt } from './flows-data.js';
+import { logPlans } from './flows-plans.js';
 import { seedTasks } from './tasks-data.js';
 
 const SCALE = Number(process.env.BENCH_FLOWS_SCALE ?? 1);
@@ -36,50 +37,11 @@ const CHUNK = 250_000;
 const WRITES = Math.round(100_000 * SCALE);
 const RUNS = 40;
 
-/** Statuses of the seeded enrollments, in percent (the mass-enrolled ones are all in progress). */
-const ENROLLMENT_MIX = sql`case when (i * 7919) % 100 < 40 then 'in_progress' when (i * 7919) % 100 < 45 then 'paused'
-  when (i * 7919) % 100 < 85 then 'finished' when (i * 7919) % 100 < 95 then 'canceled' else 'failed' end`;
-
 const latencyRows = (metric: string, durations: number[], goalMs?: number, baseline?: number) =>
   latency('flows', metric, durations, {
     ...(goalMs === undefined ? {} : { goalMs }),
     ...(baseline === undefined ? {} : { baseline }),
   });
-
-/** The tree the seeded tasks fit: nodes 2-6 as in tasks-data.ts (visit, invite, wait, message, e-mail), then end. */
-function benchTree() {
-  const steps: Array<[number, string, Record<string, unknown>]> = [
-    [2, 'linkedin_visit_profile', {}],
-    [3, 'linkedin_send_connection_request', { template: 'Hi {{first_name}}' }],
-    [4, 'util_timer', { wait_time: 86_400 }],
-    [5, 'linkedin_send_message', { template: 'Thanks for connecting, {{first_name}}' }],
-    [6, 'email_send_message', { subject: 'Hello', template: '<p>Hi {{first_name}}</p>' }],
-    [7, 'end', {}],
-  ];
-  return steps.map(([id, type, payload]) => ({
-    id,
-    type,
-    before: id === 2 ? [] : [{ node_id: id - 1, branch_id: 1 }],
-    after: id === 7 ? [] : [{ node_id: id + 1, branch_id: 1 }],
-    payload,
-  }));
-}
-
-/**
- * Runs `fn` (a bulk load of `table`) with the table's secondary indexes dropped, then builds them again
- * from their definitions: one index build is many times faster than ten million index insertions, and
- * leaves the same indexes. Keys of constraints (the primary key) stay; triggers (the count deltas) run.
- */
-async function withIndexesRebuilt(db: Database, table: string, fn: () => Promise<void>) {
-  const { rows } = await sql<{ name: string; definition: string }>`
-    select i.indexname as name, i.indexdef as definition from pg_indexes i
-    where i.schemaname = current_schema() and i.tablename = ${table}
-      and not exists (select 1 from pg_constraint c where c.conname = i.indexname)
-  `.execute(db);
-  for (const index of rows) await sql`drop index ${sql.ref(index.name)}`.execute(db);
-  await fn();
-  for (const index of rows) await sql.raw(index.definition).execute(db);
-}
 
 async function timed(fn: () => Promise<unknown>): Promise<number> {
   const start = performance.now();
@@ -215,28 +177,7 @@ export const flowsScenario: Scenario = {
       log(
         `  seeding ${rest.toLocaleString('en-US')} enrollments and ${TASKS.toLocaleString('en-US')} tasks...`,
       );
-      const flowArray = sql`${flows}::uuid[]`;
-      const versionArray = sql`${flows.map((flow) => versions.get(flow)!)}::uuid[]`;
-      await withIndexesRebuilt(db, 'flow_leads', async () => {
-        for (let start = 0; start < rest; start += CHUNK) {
-          const end = Math.min(rest, start + CHUNK) - 1;
-          await sql`
-          insert into flow_leads (team_id, uuid, flow_uuid, flow_version_uuid, lead_uuid, contact_source_id, added_by,
-            status, flow_node_id, step, next_run_at, flow_active, reason, started_at, finished_at, created_at, updated_at)
-          select ${team.team_id}, leadflow_uuid_v7(), (${flowArray})[1 + i % ${FLOWS}], (${versionArray})[1 + i % ${FLOWS}],
-            md5('enrolled' || i)::uuid, 1, case when i % 10 = 0 then 'filter' else 'user' end, s.status,
-            case when s.status in ('in_progress', 'paused') then 2 + i % 5 else 7 end, i % 5,
-            case when s.status = 'in_progress' then now() + make_interval(secs => i % 86400) end, true,
-            case s.status when 'finished' then 'completed' when 'canceled' then 'canceled' when 'failed' then 'error'
-              when 'paused' then 'replied' end,
-            c.created, case when s.status in ('finished', 'canceled', 'failed') then c.created + interval '3 days' end,
-            c.created, c.created
-          from generate_series(${start}::bigint, ${end}::bigint) as g(i)
-          cross join lateral (select ${ENROLLMENT_MIX} as status) s
-          cross join lateral (select now() - make_interval(secs => (${rest}::bigint - i) * (31536000.0 / ${rest})) as created) c
-        `.execute(db);
-        }
-      });
+      await seedEnrollments(db, { teamId: team.team_id, flows, versions, count: rest, chunk: CHUNK });
       const senders = Array.from({ length: 20 }, () => newId());
       const seedStart = performance.now();
       await withIndexesRebuilt(db, 'tasks', async () => {
@@ -429,52 +370,3 @@ export const flowsScenario: Scenario = {
     }
   },
 };
-
-/** Prints which indexes the main queries use and how long they take, from EXPLAIN ANALYZE. */
-async function logPlans(
-  db: Database,
-  teamId: number,
-  flow: string,
-  nodeIds: number[],
-  since: string,
-  log: (line: string) => void,
-) {
-  const queries: Array<[string, ReturnType<typeof sql>]> = [
-    [
-      'list page, flow + status (failed)',
-      sql`select * from flow_leads fl where fl.team_id = ${teamId} and fl.flow_uuid = ${flow}::uuid
-        and fl.status = 'failed'::text order by fl.created_at desc, fl.uuid desc limit 20`,
-    ],
-    [
-      'enrollment deltas, flow + status',
-      sql`select sum(delta) from flow_lead_count_deltas d where d.team_id = ${teamId}
-        and d.flow_uuid = any(${[flow]}::uuid[]) and d.status = any(${['in_progress']}::text[])`,
-    ],
-    [
-      'task deltas, flow + nodes',
-      sql`select flow_node_id, status, fork_result, sum(delta) from task_count_deltas d where d.team_id = ${teamId}
-        and d.flow_uuid = ${flow} and d.flow_node_id = any(${nodeIds}::int[]) group by 1, 2, 3`,
-    ],
-    [
-      'node tasks executed since',
-      sql`select t.flow_node_id, t.status, t.fork_result, count(*) from tasks t where t.team_id = ${teamId}
-        and t.flow_uuid = ${flow} and t.flow_node_id = any(${nodeIds}::int[]) and t.executed_at >= ${since}
-        group by 1, 2, 3`,
-    ],
-  ];
-  for (const [name, query] of queries) {
-    const { rows } = await sql<{ 'QUERY PLAN': unknown }>`explain (analyze, format json) ${query}`.execute(
-      db,
-    );
-    const plan = (rows[0]!['QUERY PLAN'] as Array<{ Plan: PlanNode; 'Execution Time': number }>)[0]!;
-    log(`  plan ${name}: ${plan['Execution Time'].toFixed(1)} ms, ${summarise(plan.Plan)}`);
-  }
-}
-
-type PlanNode = { 'Node Type': string; 'Index Name'?: string; Plans?: PlanNode[] };
-
-function summarise(node: PlanNode): string {
-  const here = node['Index Name'] ? `${node['Node Type']} ${node['Index Name']}` : node['Node Type'];
-  const children = (node.Plans ?? []).map(summarise);
-  return children.length > 0 ? `${here} <- ${children.join(', ')}` : here;
-}

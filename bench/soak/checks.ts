@@ -15,6 +15,8 @@ export async function checkInvariants(options: {
   state: LoadState;
   hooks: ReceivedRequest[];
   webhookSecret: string;
+  /** The sender's daily and weekly invitation limit: notes may still wait once the network got this many. */
+  invitationLimit: number;
 }): Promise<Check[]> {
   const { db, teamId, state } = options;
   const checks: Check[] = [];
@@ -27,6 +29,55 @@ export async function checkInvariants(options: {
     name: 'no lost write',
     ok: stored[0]!.n === accepted.length,
     detail: `${stored[0]!.n} of ${accepted.length} accepted contacts stored`,
+  });
+
+  const importedIds = [...state.imports.values()].flat();
+  const { rows: imported } = await sql<{ stored: number; done: number }>`
+    select
+      (select count(*)::int from leads where team_id = ${teamId} and linkedin = any(${importedIds}::text[]))
+        as stored,
+      (select count(*)::int from file_imports where team_id = ${teamId} and status = 'done'
+         and uuid = any(${[...state.imports.keys()]}::uuid[])) as done
+  `.execute(db);
+  checks.push({
+    name: 'every accepted import finished, no row lost',
+    ok: imported[0]!.stored === importedIds.length && imported[0]!.done === state.imports.size,
+    detail: `${imported[0]!.done} of ${state.imports.size} imports done; ${imported[0]!.stored} of ${importedIds.length} rows stored`,
+  });
+
+  // A cut request is looked up as a client would (by contact and text) before it counts as lost.
+  const found: string[] = [];
+  for (const { lead, text } of state.unsure) {
+    const row = await db
+      .selectFrom('linkedin_messages')
+      .select('uuid')
+      .where('team_id', '=', teamId)
+      .where('lead_uuid', '=', lead)
+      .where('text', '=', text)
+      .executeTakeFirst();
+    if (row) found.push(row.uuid);
+  }
+  const noted = [...state.messages, ...found];
+  const { rows: messages } = await sql<{ status: string; n: number; unexplained: number }>`
+    select status, count(*)::int as n, count(*) filter (where status = 'failed' and fail_reason is null)::int
+      as unexplained
+    from linkedin_messages
+    where team_id = ${teamId} and uuid = any(${noted}::uuid[]) group by status order by status
+  `.execute(db);
+  const { rows: network } = await sql<{ n: number }>`
+    select count(*)::int as n from sandbox_linkedin_actions
+    where team_id = ${teamId} and action = 'linkedin_send_connection_request'
+  `.execute(db);
+  const limited = network[0]!.n >= options.invitationLimit;
+  const count = (status: string) => messages.find((m) => m.status === status)?.n ?? 0;
+  checks.push({
+    name: 'every hand-queued LinkedIn note sent, failed with a reason or waiting on the limit',
+    ok:
+      count('done') + count('failed') + (limited ? count('new') : 0) === noted.length &&
+      messages.every((m) => m.unexplained === 0),
+    detail: `${noted.length} accepted (${found.length} of ${state.unsure.length} cut requests found): ${
+      messages.map((m) => `${m.status} ${m.n}`).join(', ') || 'none'
+    }; ${network[0]!.n} invitations sent, limit ${options.invitationLimit}`,
   });
 
   const { rows: twice } = await sql<{ n: number; sent: number }>`

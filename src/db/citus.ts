@@ -131,6 +131,7 @@ export const CROSS_TEAM = {
   'enrichment-sweep': 'the scheduled sweep finds the teams with enrichment entries due',
   'engine-reconcile':
     'the reconciler finds actions of any team whose outcome went unrecorded (then checks each)',
+  'seat-health-due': 'the health tour picks the running Chromium seat of any team most in need of one',
 } as const satisfies Record<string, string>;
 
 export type CrossTeamStatement = keyof typeof CROSS_TEAM;

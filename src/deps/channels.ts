@@ -29,7 +29,8 @@ import {
   senderActionLimits,
 } from '../modules/engine/index.js';
 import { createLocalFileStore } from '../modules/files/storage.js';
-import { ingestInbox, recordSentLinkedInMessages } from '../modules/linkedin-messages/linkedin-ingest.js';
+import { ingestInbox } from '../modules/linkedin-messages/linkedin-ingest.js';
+import { recordSentLinkedInMessages } from '../modules/linkedin-messages/linkedin-sent.js';
 import { createWebhookClient } from '../modules/webhooks/webhook-client.js';
 import { seatBrowsersOf, secretBoxOf, teamLlmsOf } from './process.js';
 

@@ -1,5 +1,6 @@
 // The inbox in a real browser: a sandbox seat's reply (synced from the seat's inbox) read and answered
-// through the seat, marked read, the contact's flows stopped; an e-mail's HTML in a sandboxed frame;
+// through the seat, from a template with variables and a preview of what will be sent, marked read on
+// opening and unread again, the contact's flows stopped; an e-mail's HTML in a sandboxed frame;
 // stored <img onerror> in a LinkedIn message and in an e-mail never runs; the phone layout - with
 // axe-core on each view.
 import type { Page } from 'playwright-core';
@@ -102,6 +103,12 @@ describe.skipIf(webTestsUnavailable)('web application: inbox', { timeout: 120_00
         sent_at: new Date(Date.now() - 60_000),
       })
       .execute();
+    const template = await ctx.request(owner, {
+      method: 'POST',
+      url: '/flows/api/ai-templates',
+      payload: { name: 'Thanks', type: 'message', is_public: 1, body: 'Thanks {{first_name}}!' },
+    });
+    expect(template.statusCode, template.body).toBe(201);
     page = await web.newPage();
     await web.signInOwner(page);
   }, 180_000);
@@ -140,16 +147,40 @@ describe.skipIf(webTestsUnavailable)('web application: inbox', { timeout: 120_00
     });
   });
 
-  it('marks the conversation read and stops the contact’s flows', async () => {
-    const panel = page.getByRole('complementary', { name: 'Contact' });
-    await panel.getByRole('button', { name: 'Mark read' }).click();
+  it('replies from a template with a variable, showing what will be sent', async () => {
+    await page.getByRole('textbox', { name: 'Reply template' }).click();
+    await page.getByRole('option', { name: 'Thanks' }).click();
+    const reply = page.getByLabel('Reply on LinkedIn');
+    await expect.poll(() => reply.inputValue()).toBe('Thanks {{first_name}}!');
+    await page.getByRole('textbox', { name: 'Insert variable' }).fill('last_name');
+    await page.getByRole('option', { name: /^last_name / }).click();
+    await expect.poll(() => reply.inputValue()).toBe('Thanks {{first_name}}!{{last_name}}');
+    const preview = page.getByRole('region', { name: 'Preview of what will be sent' });
+    await preview.getByText('Thanks Ada!Lovelace').waitFor();
+    await expectAccessible(page, 'a reply with a preview');
+    await page.getByRole('button', { name: 'Send LinkedIn message' }).click();
+    await page
+      .getByRole('list', { name: 'Messages with Ada Lovelace' })
+      .getByText('Thanks Ada!Lovelace')
+      .waitFor();
+  });
+
+  it('opening marked the conversation read; marks it unread and stops the contact’s flows', async () => {
+    const unread = () =>
+      web.ctx.db
+        .selectFrom('linkedin_conversations')
+        .select('unread_count')
+        .where('lead_uuid', '=', ada)
+        .executeTakeFirstOrThrow()
+        .then((r) => r.unread_count);
     await page.getByRole('button', { name: 'Ada Lovelace, LinkedIn', exact: true }).waitFor();
-    const conversation = await web.ctx.db
-      .selectFrom('linkedin_conversations')
-      .select('unread_count')
-      .where('lead_uuid', '=', ada)
-      .executeTakeFirstOrThrow();
-    expect(conversation.unread_count).toBe(0);
+    expect(await unread()).toBe(0);
+    await page.getByRole('button', { name: 'Mark unread' }).click();
+    await page.getByRole('button', { name: 'Ada Lovelace, LinkedIn, 1 unread' }).waitFor();
+    expect(await unread()).toBe(1);
+    await page.getByRole('button', { name: 'Mark read' }).click();
+    await page.getByRole('button', { name: 'Ada Lovelace, LinkedIn', exact: true }).waitFor();
+    const panel = page.getByRole('complementary', { name: 'Contact' });
 
     await panel.getByRole('button', { name: 'Stop flows' }).click();
     const confirm = page.getByRole('dialog', { name: 'Please confirm' });

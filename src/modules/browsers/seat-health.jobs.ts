@@ -6,6 +6,7 @@
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import { Type } from 'typebox';
+import { crossTeam } from '../../db/citus.js';
 import type { Database } from '../../db/database.js';
 import { handleJob, jobType } from '../../jobs/queue.js';
 import type { Clock } from '../../lib/clock.js';
@@ -31,7 +32,7 @@ export type SeatHealthDeps = {
 /** The running chromium seat most in need of a tour, or none. */
 export async function dueHealthTour(db: Database, now: Date) {
   const rows = await sql<{ team_id: number; id: number }>`
-    select team_id, id from linkedin_browsers
+    ${crossTeam('seat-health-due')} select team_id, id from linkedin_browsers
     where driver = 'chromium' and status = 'running'
       and (viewer_lease_until is null or viewer_lease_until < ${now})
       and (health_checked_at is null

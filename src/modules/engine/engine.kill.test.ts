@@ -106,7 +106,9 @@ describe('a worker killed mid-run', () => {
     const doubles = await sql<{ n: number }>`
       select count(*)::int as n from (
         select t.flow_lead_uuid, t.step from sandbox_linkedin_actions a
-        join tasks t on t.uuid = a.task_uuid group by 1, 2 having count(*) > 1) d`.execute(ctx.db);
+        join tasks t on t.team_id = a.team_id and t.uuid = a.task_uuid group by 1, 2 having count(*) > 1) d`.execute(
+      ctx.db,
+    );
     expect(doubles.rows[0]?.n).toBe(0);
     const byAction = await sql<{ action: string; n: number }>`
       select action, count(*)::int as n from sandbox_linkedin_actions group by 1 order by 1`.execute(ctx.db);

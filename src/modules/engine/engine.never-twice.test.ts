@@ -18,7 +18,7 @@ import { fixedLlms } from '../llm/team-llms.js';
 import { SimulatedCrash } from './engine.js';
 import { runTeamBatch } from './run/batch.js';
 import { claimDueEnrollments } from './run/claim.js';
-import type { CrashPoint } from './run/dispatch.js';
+import type { CrashPoint } from './run/send-once.js';
 import { createTemplateRenderer } from './template-renderer.js';
 
 const inviteThenEnd: NodeSpec[] = [

@@ -13,8 +13,10 @@ import type { WebhookClient } from '../webhooks/webhook-client.js';
 import type { ActionRenderer } from './render.js';
 import { runTeamBatch } from './run/batch.js';
 import { claimDueEnrollments, nextDueAt } from './run/claim.js';
-import { type CrashPoint, dispatchSender, type SenderLimits } from './run/dispatch.js';
+import { dispatchSender } from './run/dispatch.js';
+import type { SenderLimits } from './run/dispatch-guards.js';
 import { reconcileUnconfirmed } from './run/reconcile.js';
+import type { CrashPoint } from './run/send-once.js';
 import { claimSenders } from './run/sender-state.js';
 
 export type EngineDeps = {

@@ -11,8 +11,12 @@ export { NODE_TYPE_NAMES, nodeDefinition, payloadValidator } from './nodes/regis
 export { type PreviewEnrollment, type PreviewRun, runPreview } from './preview/preview-run.js';
 export { dailyLimitOf, newLane, type QueuedAction, type SenderLane } from './preview/preview-senders.js';
 export type { ActionRenderer } from './render.js';
-export type { CrashPoint, SenderLimits } from './run/dispatch.js';
-export { senderActions } from './run/sender-usage.js';
+/** Hand-queued actions (LinkedIn messages) go through the dispatcher's never-twice, limits and requests. */
+export { actionLeads } from './run/action-requests.js';
+export type { SenderLimits } from './run/dispatch-guards.js';
+export { FAILURE_HANDLING, type Handling } from './run/outcomes.js';
+export { askOutcome, type CrashPoint, sendOnce } from './run/send-once.js';
+export { senderActions, senderRoom } from './run/sender-usage.js';
 export type { EnrollmentRow, SenderRow, SignalRow } from './run/work.js';
 /** How channels report what a contact did (a reply, an acceptance, an open): triggers wake, stop rules apply. */
 export { type IncomingSignal, ingestSignals, ingestSignalsIn } from './signals.js';

@@ -6,7 +6,7 @@ import {
   type SenderActionType,
   weeklyLimit,
 } from '../senders/sender-limits.js';
-import type { SenderLimits } from './run/dispatch.js';
+import type { SenderLimits } from './run/dispatch-guards.js';
 
 export const senderActionLimits: SenderLimits = (sender, action, localDate) => {
   const type: SenderActionType = isSenderActionType(action) ? action : 'linkedin_like_latest_post';

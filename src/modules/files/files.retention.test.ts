@@ -45,11 +45,16 @@ async function storageKey(table: 'file_exports' | 'file_imports', uuid: string) 
   return path.join(filesDir, row.storage_key!);
 }
 
-/** Moves a record's age back by `days` (its creation and, when set, its finish). */
+/** Moves a record's age back by `days` (its creation and, when set, its finish). The new times are
+ * values: Citus refuses `timestamptz - interval` on a column inside an UPDATE. */
 async function age(table: 'file_exports' | 'file_imports', uuid: string, days: number) {
+  const { rows } = await sql<{ created_at: Date; finished_at: Date | null }>`
+    select created_at, finished_at from ${sql.table(table)} where uuid = ${uuid}
+  `.execute(ctx.db);
+  const back = (at: Date) => new Date(at.getTime() - days * 86_400_000);
   await sql`
-    update ${sql.table(table)} set created_at = created_at - ${`${days} days`}::interval,
-      finished_at = finished_at - ${`${days} days`}::interval
+    update ${sql.table(table)} set created_at = ${back(rows[0]!.created_at)},
+      finished_at = ${rows[0]!.finished_at ? back(rows[0]!.finished_at) : null}
     where uuid = ${uuid}
   `.execute(ctx.db);
 }

@@ -79,6 +79,24 @@ export function saveVersion(
   });
 }
 
+/** Saves a version and expects a 422; answers path -> messages. */
+export async function versionProblems(
+  ctx: TestContext,
+  user: TestUser,
+  flowUuid: string,
+  body: { nodes: unknown[]; contact_sources?: unknown[]; first_common_node_id?: number | null },
+) {
+  const res = await saveVersion(ctx, user, flowUuid, body);
+  expect(res.statusCode, res.body).toBe(422);
+  return res.json().error.data as Record<string, string[]>;
+}
+
+/** A linear message tree (or `nodes`) with node `index` changed. */
+export const withNode = (index: number, change: Partial<TestNode>, nodes = linearTree([messageStep()])) => {
+  nodes[index] = { ...nodes[index]!, ...change };
+  return nodes;
+};
+
 export async function makeSender(
   ctx: TestContext,
   teamId: number,

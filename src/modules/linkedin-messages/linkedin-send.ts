@@ -1,21 +1,27 @@
 // Sending a message queued with POST /flows/api/linkedin-messages through the sender's seat, like the
-// engine's dispatcher sends a flow's: inside the sender's schedule, within its limits (the daily and
-// weekly counts are shared with the flows' actions: engine/run/sender-usage.ts `senderUsage`).
+// engine's dispatcher sends a flow's: inside the sender's schedule, within its limits (the engine's
+// `senderRoom`: the daily and weekly counts are shared with the flows' actions).
 //
-// Never twice: the message is marked in_progress (taken_at) in its own commit before the driver is
-// called; the outcome is a second commit. A message found in_progress later (a crash in between) is
-// only resolved by asking the channel (`checkOutcome`) once nobody can still be sending it: done ->
+// Never twice, by the engine's one implementation (`sendOnce`, `askOutcome`): the message is marked
+// in_progress (taken_at) in its own commit before the driver is called; the outcome is a second commit.
+// A message found in_progress later (a crash in between) is only resolved by asking the channel
+// (`checkOutcome`) once nobody can still be sending it: done ->
 // recorded as sent, not done -> queued again, unknown -> failed with `unknown_outcome` - never resent
 // on a guess. A send the channel answers `unconfirmed` (past the click on Send without a confirmation)
 // is left in progress the same way.
 import type { Logger } from 'pino';
 import type { Database, Executor } from '../../db/database.js';
 import { nextOpenInstant } from '../../lib/schedule.js';
+import { CHANNEL_SPECS } from '../channels/channel-specs.js';
 import type { ActionOutcome, ActionRequest, ActionType, DriverRegistry } from '../channels/driver.js';
-import { LEAD_FIELDS } from '../engine/run/action-requests.js';
-import type { SenderLimits } from '../engine/run/dispatch.js';
-import { FAILURE_HANDLING } from '../engine/run/outcomes.js';
-import { senderUsage, usageWindow } from '../engine/run/sender-usage.js';
+import {
+  actionLeads,
+  askOutcome,
+  FAILURE_HANDLING,
+  type SenderLimits,
+  senderRoom,
+  sendOnce,
+} from '../engine/index.js';
 import { emitEvents } from '../events/emit.js';
 import { senderObject } from '../events/event-objects.js';
 import { upsertConversations } from './linkedin-ingest.js';
@@ -43,24 +49,13 @@ export function actionTypeOf(linkedinType: string): ActionType {
   return 'linkedin_send_message';
 }
 
-const SENT_EVENTS = {
-  linkedin_send_message: 'sender_profile_sent_linkedin_message',
-  linkedin_send_inmail: 'sender_profile_sent_linkedin_inmail',
-  linkedin_send_connection_request: 'sender_profile_sent_linkedin_connection_request',
-} as const;
-
 async function requestFor(
   db: Executor,
   message: LinkedInMessageRow,
   now: Date,
 ): Promise<ActionRequest | null> {
   if (!message.lead_uuid) return null;
-  const lead = await db
-    .selectFrom('leads')
-    .select(LEAD_FIELDS)
-    .where('team_id', '=', message.team_id)
-    .where('uuid', '=', message.lead_uuid)
-    .executeTakeFirst();
+  const lead = (await actionLeads(db, message.team_id, [message.lead_uuid])).get(message.lead_uuid);
   if (!lead) return null;
   return {
     teamId: message.team_id,
@@ -157,10 +152,10 @@ async function recordSent(
       .returningAll()
       .executeTakeFirst();
     if (!updated) return;
-    const type = actionTypeOf(message.linkedin_type) as keyof typeof SENT_EVENTS;
+    const type = actionTypeOf(message.linkedin_type);
     await emitEvents(trx, message.team_id, [
       {
-        name: SENT_EVENTS[type],
+        name: CHANNEL_SPECS.linkedin.sent[type as keyof typeof CHANNEL_SPECS.linkedin.sent].event,
         leadUuid: message.lead_uuid,
         sender_profile: await senderObject(trx, message.team_id, message.sender_profile_uuid),
         automation: null,
@@ -244,18 +239,13 @@ export async function reconcileMessage(
   now: Date,
 ): Promise<SendResult> {
   const { db } = deps;
-  let check: 'done' | 'not_done' | 'unknown' = 'unknown';
-  const driver = await deps.drivers.resolve(message.team_id, message.sender_profile_uuid, 'linkedin');
+  const check = await askOutcome(
+    deps,
+    { teamId: message.team_id, senderProfileUuid: message.sender_profile_uuid, channel: 'linkedin' },
+    () => requestFor(db, message, now),
+  );
   // Someone is logging in through the seat's live view: ask once they are done.
-  if ('busyUntil' in driver) return { retryAt: driver.busyUntil, outcome: 'waiting' };
-  const request = await requestFor(db, message, now);
-  if (!('unavailable' in driver) && request) {
-    try {
-      check = await driver.checkOutcome(request);
-    } catch (error) {
-      deps.log.warn({ err: error, message: message.uuid }, 'outcome check of a LinkedIn message failed');
-    }
-  }
+  if (typeof check !== 'string') return { retryAt: check.busyUntil, outcome: 'waiting' };
   if (check === 'done') {
     await recordSent(db, message, null, message.taken_at ?? now, now);
     return { outcome: 'reconciled' };
@@ -335,38 +325,39 @@ export async function processQueuedMessage(
   if (!open) return fail(db, message, 'no_schedule: the sender profile has no open hours', now);
   if (open > now) return { retryAt: open, outcome: 'waiting' };
 
-  // The sender's limits, shared with its flows.
-  const window = usageWindow(sender, now);
-  const used = (await senderUsage(db, teamId, sender.uuid, window.weekStart, window.dayStart)).get(
-    request.type,
-  );
-  const limit = deps.limits(sender, request.type, window.date);
-  if ((used?.today ?? 0) >= limit.daily || (limit.weekly !== null && (used?.week ?? 0) >= limit.weekly)) {
-    return { retryAt: window.nextDay, outcome: 'waiting' };
-  }
+  // The sender's limits, shared with its flows (no pauses: those are the flows' dispatcher's).
+  const room = await senderRoom(db, deps.limits, sender, [request.type], {}, now);
+  if (room.reopenAt !== null) return { retryAt: new Date(room.reopenAt), outcome: 'waiting' };
 
   const driver = await deps.drivers.resolve(teamId, sender.uuid, 'linkedin');
   if ('busyUntil' in driver) return { retryAt: driver.busyUntil, outcome: 'waiting' };
   if ('unavailable' in driver) return { retryAt: new Date(now.getTime() + WAIT_MS), outcome: 'waiting' };
 
-  // Intent: committed before the channel is called.
-  const taken = await db
-    .updateTable('linkedin_messages')
-    .set({ status: 'in_progress', taken_at: now, updated_at: now })
-    .where('team_id', '=', teamId)
-    .where('uuid', '=', uuid)
-    .where('status', '=', 'new')
-    .returningAll()
-    .executeTakeFirst();
-  if (!taken) return {};
-
-  let outcome: ActionOutcome;
-  try {
-    outcome = await driver.perform(request);
-  } catch (error) {
-    // Whether it went out is unknown: left in progress for the outcome check.
-    deps.log.error({ err: error, message: uuid }, 'LinkedIn driver failed sending a queued message');
-    return { retryAt: new Date(now.getTime() + deps.reconcileAfterMs + 1000), outcome: 'waiting' };
-  }
-  return recordOutcome(deps, taken, outcome, now);
+  let taken: LinkedInMessageRow | undefined;
+  const sent = await sendOnce(
+    driver,
+    [{ id: uuid, item: message, request }],
+    {
+      // Intent: committed before the channel is called.
+      async take() {
+        taken = await db
+          .updateTable('linkedin_messages')
+          .set({ status: 'in_progress', taken_at: now, updated_at: now })
+          .where('team_id', '=', teamId)
+          .where('uuid', '=', uuid)
+          .where('status', '=', 'new')
+          .returningAll()
+          .executeTakeFirst();
+        return new Set(taken ? [uuid] : []);
+      },
+      record: async ([result]) =>
+        result && taken ? recordOutcome(deps, taken, result.outcome, now) : undefined,
+    },
+    deps.log,
+  );
+  if (!sent) return {};
+  // Without an outcome (the driver threw), whether it went out is unknown: left in progress for the check.
+  return (
+    sent.recorded ?? { retryAt: new Date(now.getTime() + deps.reconcileAfterMs + 1000), outcome: 'waiting' }
+  );
 }

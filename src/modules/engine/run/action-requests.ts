@@ -4,7 +4,7 @@ import type { ActionLead, ActionRequest, ActionType } from '../../channels/drive
 import type { TaskRow } from './work.js';
 
 /** The contact's columns a channel request carries. */
-export const LEAD_FIELDS = [
+const LEAD_FIELDS = [
   'uuid',
   'first_name',
   'last_name',
@@ -16,6 +16,21 @@ export const LEAD_FIELDS = [
   'work_email',
   'personal_email',
 ] as const;
+
+/** The contacts a channel acts on (those that still exist), by uuid. */
+export async function actionLeads(
+  db: Executor,
+  teamId: number,
+  uuids: string[],
+): Promise<Map<string, ActionLead>> {
+  const leads = await db
+    .selectFrom('leads')
+    .select(LEAD_FIELDS)
+    .where('team_id', '=', teamId)
+    .where('uuid', 'in', [...new Set(uuids)])
+    .execute();
+  return new Map(leads.map((l) => [l.uuid, l]));
+}
 
 function requestOf(task: TaskRow, lead: ActionLead, now: Date): ActionRequest {
   const payload = (task.payload ?? {}) as Record<string, unknown>;
@@ -41,13 +56,11 @@ export async function buildRequests(
 ): Promise<Map<string, ActionRequest>> {
   const requests = new Map<string, ActionRequest>();
   if (tasks.length === 0) return requests;
-  const leads = await db
-    .selectFrom('leads')
-    .select(LEAD_FIELDS)
-    .where('team_id', '=', tasks[0]!.team_id)
-    .where('uuid', 'in', [...new Set(tasks.map((t) => t.lead_uuid))])
-    .execute();
-  const leadOf = new Map(leads.map((l) => [l.uuid, l]));
+  const leadOf = await actionLeads(
+    db,
+    tasks[0]!.team_id,
+    tasks.map((t) => t.lead_uuid),
+  );
   for (const task of tasks) {
     const lead = leadOf.get(task.lead_uuid);
     if (lead && task.sender_profile_uuid) requests.set(task.uuid, requestOf(task, lead, now));

@@ -4,8 +4,15 @@
 // the guards that read the database (the channel's seat, the tasks' windows, contacts, texts and
 // enrollments) are the dispatcher's own (dispatch.ts).
 import { uniform } from '../../../lib/rng.js';
-import type { Channel } from '../../channels/driver.js';
+import type { ActionType, Channel } from '../../channels/driver.js';
 import type { SenderRow } from './work.js';
+
+/** The sender's limits of an action type on its local date (the senders module's: engine/limits.ts). */
+export type SenderLimits = (
+  sender: SenderRow,
+  action: ActionType,
+  localDate: string,
+) => { daily: number; weekly: number | null };
 
 /** The sender may not act now: look again at `until` (ms; null: when something new is ready). */
 export type SenderHold = { guard: string; until: number | null; park?: 'sender_disabled' };

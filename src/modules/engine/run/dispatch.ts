@@ -6,8 +6,8 @@
 // channel's (a seat or mailbox to act through), the action types' (pauses, limits), then the tasks'
 // (schedule window, contact, text; the enrollment still running is checked as the intent commits).
 //
-// Never twice: the intent (taken_to_execute_at) commits before the channel is called, the outcome
-// commits after (intents.ts, outcomes.ts). A crash in between leaves a taken task without outcome, which
+// Never twice (send-once.ts): the intent (taken_to_execute_at, intents.ts) commits before the channel is
+// called, the outcome (outcomes.ts) commits after. A crash in between leaves a taken task without outcome, which
 // only the reconciler touches, and it asks the channel what happened instead of acting again.
 import type { Logger } from 'pino';
 import type { Database } from '../../../db/database.js';
@@ -15,7 +15,6 @@ import { isOpenAt, nextOpenInstant } from '../../../lib/schedule.js';
 import { CHANNEL_SPECS } from '../../channels/channel-specs.js';
 import {
   type ActionRequest,
-  type ActionType,
   type ChannelDriver,
   type DriverRegistry,
   type SentActionsHook,
@@ -23,21 +22,14 @@ import {
 } from '../../channels/driver.js';
 import { parkSenderActions } from '../../enrollments/sender-pauses.js';
 import { buildRequests } from './action-requests.js';
-import { actionRoom, humanGapMs, senderHold } from './dispatch-guards.js';
-import { performAll, takeIntents } from './intents.js';
-import { failUnsendable, recordOutcomes, wakeEnrollment } from './outcomes.js';
+import { humanGapMs, type SenderLimits, senderHold } from './dispatch-guards.js';
+import { takeIntents } from './intents.js';
+import { failUnsendable, type OutcomeEffect, recordOutcomes, wakeEnrollment } from './outcomes.js';
 import { type Candidate, candidates, nextReadyAt, order } from './ready-actions.js';
+import { type CrashPoint, type Sent, sendOnce } from './send-once.js';
 import { release, type StateRow } from './sender-state.js';
-import { senderUsage, usageWindow } from './sender-usage.js';
+import { senderRoom } from './sender-usage.js';
 import type { SenderRow } from './work.js';
-
-export type SenderLimits = (
-  sender: SenderRow,
-  action: ActionType,
-  localDate: string,
-) => { daily: number; weekly: number | null };
-
-export type CrashPoint = 'after_claim' | 'after_intent' | 'after_perform' | 'after_record';
 
 export type DispatchDeps = {
   db: Database;
@@ -156,32 +148,6 @@ async function channelDriver(
   return driver;
 }
 
-/** The action guards over the sender's usage now: which types are blocked, the room of the others. */
-async function roomNow(turn: Turn) {
-  const { deps, state, sender, now } = turn;
-  const window = usageWindow(sender, now);
-  const used = await senderUsage(
-    deps.db,
-    state.team_id,
-    state.sender_profile_uuid,
-    window.weekStart,
-    window.dayStart,
-  );
-  return actionRoom(
-    CHANNEL_SPECS[state.channel].actions,
-    (type) => {
-      const paused = state.paused_until[type] ?? state.paused_until['*'];
-      return {
-        pausedUntil: paused ? new Date(paused).getTime() : undefined,
-        limit: deps.limits(sender, type as ActionType, window.date),
-        used: { today: used.get(type)?.today ?? 0, week: used.get(type)?.week ?? 0 },
-      };
-    },
-    now.getTime(),
-    window.nextDay.getTime(),
-  );
-}
-
 /** Runs the claimed sender: at most one action (or a burst when its gap is zero), then releases it. */
 export async function dispatchSender(deps: DispatchDeps, state: StateRow, now: Date): Promise<number> {
   const { db } = deps;
@@ -209,7 +175,14 @@ export async function dispatchSender(deps: DispatchDeps, state: StateRow, now: D
   const gap = () => humanGapMs(sender, state.channel, state.actions_done, deps.config.actionIntervalSeconds);
   let acted = 0;
   while (acted < BURST) {
-    const { blocked, room, reopenAt } = await roomNow(turn);
+    const { blocked, room, reopenAt } = await senderRoom(
+      db,
+      deps.limits,
+      sender,
+      CHANNEL_SPECS[state.channel].actions,
+      state.paused_until,
+      now,
+    );
     // With a human gap one action per turn; without one (benchmarks, tests) a burst.
     const want = gap() > 0 ? 1 : BURST - acted;
     const list = await candidates(db, state, now, blocked, want);
@@ -227,48 +200,50 @@ export async function dispatchSender(deps: DispatchDeps, state: StateRow, now: D
       if (tasks.length === 0) break;
     }
     if (tasks.length === 0) continue;
-    const taken = await takeIntents(db, state, tasks, now);
-    if (taken.size === 0) {
+    const sent = await sendOnce(
+      driver,
+      tasks.map((task) => ({ id: task.uuid, item: task, request: turn.requests.get(task.uuid)! })),
+      {
+        take: (taken) => takeIntents(db, state, taken, now),
+        record: (results) =>
+          recordOutcomes(
+            db,
+            results.map(({ item, request, outcome }) => ({ task: item, request, outcome })),
+            now,
+            deps.config.maxAttempts,
+            deps.onSent,
+          ),
+        crashPoint: deps.crashPoint,
+      },
+      deps.log,
+    );
+    if (!sent) {
       // Either we lost the sender to another dispatcher, or every task moved: look again (bounded).
       acted += 1;
       continue;
     }
-    deps.crashPoint?.('after_intent');
-    const batch = tasks.filter((t) => taken.has(t.uuid));
-    const released = await act(turn, driver, batch, gap);
-    acted += batch.length;
-    if (released) return acted;
+    acted += sent.taken.length;
+    if (await afterSent(turn, sent, gap)) return acted;
   }
   await release(db, state, { nextDispatchAt: now, pausedUntil: state.paused_until });
   return acted;
 }
 
 /**
- * The channel acts on the taken tasks and their outcomes are recorded; the sender's turns, pauses and
- * next slot follow. Returns whether the sender was released (no more actions this turn).
+ * The sender after a burst: its flows' turns, the pauses the outcomes asked for, its next slot. Returns
+ * whether the sender was released (no more actions this turn).
  */
-async function act(
+async function afterSent(
   turn: Turn,
-  driver: ChannelDriver,
-  batch: Candidate[],
+  sent: Sent<Candidate, OutcomeEffect>,
   gap: () => number,
 ): Promise<boolean> {
   const { deps, state, now } = turn;
   const { db } = deps;
-  const outcomes = await performAll(
-    driver,
-    batch.map((t) => turn.requests.get(t.uuid) as ActionRequest),
-    deps.log,
-  );
-  deps.crashPoint?.('after_perform');
-  const known = outcomes.flatMap((outcome, i) =>
-    outcome === 'unknown' ? [] : [{ task: batch[i]!, request: turn.requests.get(batch[i]!.uuid)!, outcome }],
-  );
-  const effect = await recordOutcomes(db, known, now, deps.config.maxAttempts, deps.onSent);
-  deps.crashPoint?.('after_record');
-  for (const task of batch)
+  const effect = sent.recorded;
+  for (const task of sent.taken)
     state.flow_turns = { ...state.flow_turns, [task.flow_uuid ?? '']: now.toISOString() };
-  state.actions_done += batch.length;
+  state.actions_done += sent.taken.length;
   const paused = { ...state.paused_until };
   for (const [type, ms] of effect.pauseActions) {
     paused[type] = new Date(now.getTime() + (ms ?? deps.config.limitPauseMs)).toISOString();
@@ -278,7 +253,7 @@ async function act(
     await parkSenderActions(db, state.team_id, state.sender_profile_uuid, state.channel, 'seat_login_issue');
   }
   state.paused_until = paused;
-  if (outcomes.length < batch.length || outcomes.includes('unknown') || effect.awaitingCheck) {
+  if (sent.unsettled || effect.awaitingCheck) {
     // Some intent has no outcome: the reconciler takes it once nobody can still be acting on it.
     await release(db, state, {
       nextDispatchAt: new Date(now.getTime() + deps.config.reconcileAfterMs),

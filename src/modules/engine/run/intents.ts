@@ -1,8 +1,6 @@
-// The first two steps of never-twice: the intents of a burst of actions commit (taken_to_execute_at)
-// before the channel is called; then the driver acts, with no transaction open.
-import type { Logger } from 'pino';
+// The intent of a burst of the flows' actions (step 1 of never-twice, send-once.ts): taken_to_execute_at
+// commits before the channel is called, for the tasks whose enrollment still runs.
 import type { Database } from '../../../db/database.js';
-import type { ActionOutcome, ActionRequest, ChannelDriver } from '../../channels/driver.js';
 import type { Candidate } from './ready-actions.js';
 import type { StateRow } from './sender-state.js';
 
@@ -77,32 +75,4 @@ export async function takeIntents(
       .execute();
     return new Set(taken.map((t) => t.uuid));
   });
-}
-
-/** The driver's outcomes, in order; `unknown` where it does not know whether it acted. */
-export async function performAll(
-  driver: ChannelDriver,
-  requests: ActionRequest[],
-  log: Logger,
-): Promise<Array<ActionOutcome | 'unknown'>> {
-  if (driver.performMany && requests.length > 1) {
-    try {
-      return await driver.performMany(requests);
-    } catch (error) {
-      log.error({ err: error, tasks: requests.map((r) => r.taskUuid) }, 'channel driver failed mid-batch');
-      return requests.map(() => 'unknown');
-    }
-  }
-  const outcomes: Array<ActionOutcome | 'unknown'> = [];
-  for (const request of requests) {
-    try {
-      outcomes.push(await driver.perform(request));
-    } catch (error) {
-      // The driver does not know whether it acted: leave the intent for the reconciler, stop the burst.
-      log.error({ err: error, task: request.taskUuid }, 'channel driver failed mid-action');
-      outcomes.push('unknown');
-      break;
-    }
-  }
-  return outcomes;
 }

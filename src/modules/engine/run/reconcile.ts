@@ -16,6 +16,7 @@ import {
 } from '../../channels/driver.js';
 import { buildRequest } from './action-requests.js';
 import { recordOutcomes, wakeEnrollment } from './outcomes.js';
+import { askOutcome } from './send-once.js';
 import type { TaskRow } from './work.js';
 
 export type ReconcileDeps = {
@@ -29,18 +30,13 @@ export type ReconcileDeps = {
 
 async function check(deps: ReconcileDeps, task: TaskRow, now: Date): Promise<OutcomeCheck | 'later'> {
   if (!isActionType(task.type) || !task.sender_profile_uuid) return 'unknown';
-  const driver = await deps.drivers.resolve(task.team_id, task.sender_profile_uuid, channelOf(task.type));
+  const answer = await askOutcome(
+    deps,
+    { teamId: task.team_id, senderProfileUuid: task.sender_profile_uuid, channel: channelOf(task.type) },
+    () => buildRequest(deps.db, task, now),
+  );
   // A seat in live view cannot be asked now; ask again on a later round rather than give up.
-  if ('busyUntil' in driver) return 'later';
-  if ('unavailable' in driver) return 'unknown';
-  const request = await buildRequest(deps.db, task, now);
-  if (!request) return 'unknown';
-  try {
-    return await driver.checkOutcome(request);
-  } catch (error) {
-    deps.log.warn({ err: error, task: task.uuid }, 'outcome check failed');
-    return 'unknown';
-  }
+  return typeof answer === 'string' ? answer : 'later';
 }
 
 function unknownOutcomeMessage(task: TaskRow): string {

@@ -3,6 +3,8 @@
 import { sql } from 'kysely';
 import { DateTime } from 'luxon';
 import type { Executor } from '../../../db/database.js';
+import type { ActionType } from '../../channels/driver.js';
+import { actionRoom, type Room, type SenderLimits } from './dispatch-guards.js';
 import type { SenderRow } from './work.js';
 
 /** Start of the sender's local day and of the rolling week, and the local date. */
@@ -53,4 +55,33 @@ export async function senderUsage(
     group by type
   `.execute(db);
   return new Map(rows.rows.map((r) => [r.type, r]));
+}
+
+/**
+ * The action guards (pauses, limits) over the sender's usage at `now`, for `types`: the flows' dispatcher
+ * asks it for its channel's types, a hand-queued LinkedIn message for its own.
+ */
+export async function senderRoom(
+  db: Executor,
+  limits: SenderLimits,
+  sender: SenderRow,
+  types: readonly string[],
+  pausedUntil: Record<string, string>,
+  now: Date,
+): Promise<Room> {
+  const window = usageWindow(sender, now);
+  const used = await senderUsage(db, sender.team_id, sender.uuid, window.weekStart, window.dayStart);
+  return actionRoom(
+    types,
+    (type) => {
+      const paused = pausedUntil[type] ?? pausedUntil['*'];
+      return {
+        pausedUntil: paused ? new Date(paused).getTime() : undefined,
+        limit: limits(sender, type as ActionType, window.date),
+        used: { today: used.get(type)?.today ?? 0, week: used.get(type)?.week ?? 0 },
+      };
+    },
+    now.getTime(),
+    window.nextDay.getTime(),
+  );
 }

@@ -1,5 +1,5 @@
-// The contact beside a conversation: who they are, stage, tags and the flows they are in; mark what they
-// sent as read, or stop every flow they are in (after a confirmation).
+// The contact beside a conversation: who they are, stage, tags and the flows they are in; from here,
+// stop every flow they are in (after a confirmation). Read state is the thread's (ReadToggle.tsx).
 import { Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -8,7 +8,7 @@ import { useConfirm } from '../../ui/confirm';
 import { useStages, useTags } from '../../ui/useCatalogs';
 import { type Contact, contactName } from '../contacts/contact';
 
-export function ContactPanel(props: { contact: Contact | undefined; leadUuid: string; unread: number }) {
+export function ContactPanel(props: { contact: Contact | undefined; leadUuid: string }) {
   const queryClient = useQueryClient();
   const { confirm, dialog } = useConfirm();
   const tags = useTags();
@@ -28,19 +28,6 @@ export function ContactPanel(props: { contact: Contact | undefined; leadUuid: st
       const names = new Map(all.data.map((f) => [f.uuid, f.name]));
       return enrollments.data.map((e) => ({ ...e, flow_name: names.get(e.flow_uuid) ?? 'Deleted flow' }));
     },
-  });
-  const markRead = useMutation({
-    mutationFn: () =>
-      call(
-        api.PUT('/leads/api/leads/mass-action', {
-          body: { type: 'contact_mark_read', filter: { ids: [props.leadUuid] } },
-        }),
-      ),
-    onSuccess: () => {
-      notifications.show({ color: 'green', message: 'Marked as read.' });
-      void queryClient.invalidateQueries({ queryKey: ['inbox'] });
-    },
-    onError: (error) => notifications.show({ color: 'red', message: messageOf(error) }),
   });
   const stopFlows = useMutation({
     mutationFn: () =>
@@ -112,15 +99,6 @@ export function ContactPanel(props: { contact: Contact | undefined; leadUuid: st
         ))}
       </Stack>
       <Group gap="xs">
-        <Button
-          size="xs"
-          variant="default"
-          disabled={props.unread === 0}
-          loading={markRead.isPending}
-          onClick={() => markRead.mutate()}
-        >
-          Mark read
-        </Button>
         <Button
           size="xs"
           variant="default"

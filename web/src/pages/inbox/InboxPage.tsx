@@ -14,6 +14,7 @@ import { contactName } from '../contacts/contact';
 import { ContactPanel } from './ContactPanel';
 import { ConversationList, type InboxPage as Page } from './ConversationList';
 import { type Conversation, conversationKey } from './inbox-types';
+import { ReadToggle, useMarkReadOnOpen } from './ReadToggle';
 import { Thread } from './Thread';
 
 const PAGE = 50;
@@ -52,6 +53,7 @@ export function InboxPage() {
     ? (pages.flatMap((p) => p.data).find((c) => conversationKey(c) === conversationKey(selected)) ?? selected)
     : undefined;
   const contact = current ? contacts.get(current.lead_uuid) : undefined;
+  useMarkReadOnOpen(selected);
   const senderLabel = (uuid: string | null) => {
     const s = uuid ? byUuid.get(uuid) : undefined;
     return s ? senderName(s) : '';
@@ -124,11 +126,14 @@ export function InboxPage() {
         <Title order={2} size="h4">
           {name} · {current.channel === 'email' ? (current.subject ?? 'E-mail') : 'LinkedIn'}
         </Title>
-        {phone && (
-          <Button size="xs" variant="default" onClick={() => setSelected(undefined)}>
-            Back to conversations
-          </Button>
-        )}
+        <Group gap="xs">
+          <ReadToggle conversation={current} />
+          {phone && (
+            <Button size="xs" variant="default" onClick={() => setSelected(undefined)}>
+              Back to conversations
+            </Button>
+          )}
+        </Group>
       </Group>
       <Thread key={conversationKey(current)} conversation={current} contactName={name} />
     </Stack>
@@ -143,7 +148,7 @@ export function InboxPage() {
         current ? (
           <Stack>
             {thread}
-            <ContactPanel contact={contact} leadUuid={current.lead_uuid} unread={current.unread_count} />
+            <ContactPanel contact={contact} leadUuid={current.lead_uuid} />
           </Stack>
         ) : (
           list
@@ -155,9 +160,7 @@ export function InboxPage() {
             {thread ?? <Text c="dimmed">Choose a conversation to read it and reply.</Text>}
           </Grid.Col>
           <Grid.Col span={3}>
-            {current && (
-              <ContactPanel contact={contact} leadUuid={current.lead_uuid} unread={current.unread_count} />
-            )}
+            {current && <ContactPanel contact={contact} leadUuid={current.lead_uuid} />}
           </Grid.Col>
         </Grid>
       )}

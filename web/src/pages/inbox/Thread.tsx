@@ -9,6 +9,7 @@ import { ApiError, api, call } from '../../api';
 import { when } from '../../ui/format';
 import { EmailFrame } from './EmailFrame';
 import { type Conversation, textToHtml } from './inbox-types';
+import { ReplyPreview, ReplyTemplates, useReplyPreview } from './ReplyTemplates';
 
 type Message = {
   uuid: string;
@@ -80,16 +81,18 @@ export function Thread(props: { conversation: Conversation; contactName: string 
   const c = props.conversation;
   const queryClient = useQueryClient();
   const [text, setText] = useState('');
+  const composer = useReplyPreview(c, text);
   const messages = useQuery({
     queryKey: ['inbox', 'thread', c.channel, c.uuid, c.sender_profile_uuid, c.lead_uuid],
     queryFn: () => (c.channel === 'email' ? loadEmail(c) : loadLinkedIn(c, props.contactName)),
   });
   const reply = useMutation({
     mutationFn: async () => {
+      const final = await composer.finalText(text);
       if (c.channel === 'linkedin') {
         await call(
           api.POST('/flows/api/linkedin-messages', {
-            body: { sender_profile_uuid: c.sender_profile_uuid ?? '', lead_uuid: c.lead_uuid, text },
+            body: { sender_profile_uuid: c.sender_profile_uuid ?? '', lead_uuid: c.lead_uuid, text: final },
           }),
         );
       } else {
@@ -102,7 +105,7 @@ export function Thread(props: { conversation: Conversation; contactName: string 
                 : { sender_profile_uuid: c.sender_profile_uuid ?? '' }),
               lead_uuid: c.lead_uuid,
               ...(lastIn ? { in_reply_to_email_uuid: lastIn.uuid } : { thread_uuid: c.uuid }),
-              body: textToHtml(text),
+              body: textToHtml(final),
             },
           }),
         );
@@ -185,6 +188,7 @@ export function Thread(props: { conversation: Conversation; contactName: string 
       </ScrollArea.Autosize>
       <form onSubmit={submit}>
         <Stack gap="xs">
+          <ReplyTemplates conversation={c} text={text} onText={setText} />
           <Textarea
             label={c.channel === 'linkedin' ? 'Reply on LinkedIn' : 'Reply by e-mail'}
             autosize
@@ -197,6 +201,7 @@ export function Thread(props: { conversation: Conversation; contactName: string 
               if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) submit(e);
             }}
           />
+          <ReplyPreview text={text} preview={composer.preview} />
           {error && !fieldError && (
             <Alert color="red" role="alert">
               {error.message}
