@@ -146,16 +146,18 @@ export async function startBenchServer(): Promise<BenchServer> {
   };
 }
 
-/** Starts the real app on a loopback port; `extra` registers bench-only routes. */
+/** Starts the real app on a loopback port; `extra` registers bench-only routes; `webDir` serves another build. */
 export async function listen(
   deps: { config: Config; handle: DatabaseHandle; services: Services },
   extra?: (app: FastifyInstance) => void,
+  webDir?: string,
 ): Promise<{ app: FastifyInstance; url: string }> {
   const app = await buildApp({
     config: deps.config,
     db: deps.handle.db,
     services: deps.services,
     logger: createLogger('warn'),
+    webDir,
   });
   extra?.(app);
   const url = await app.listen({ host: '127.0.0.1', port: 0 });

@@ -7,12 +7,16 @@
 // Faults injected AFTER an action was received (hang: no answer; error: an error page and toast) live in
 // replica.ts, where actions are recorded.
 
+import { MESSENGER_SCRIPT, type MessagingVariant } from './replica-messaging.js';
+
 export type ReplicaMode = {
   spa?: boolean;
   /** The profile page's layout: the older one (default) or the server-driven one (replica-sdui.ts). */
   layout?: 'legacy' | 'sdui';
   hydrationMs?: number;
   renamedHooks?: boolean;
+  /** The messaging page: hooks inline (legacy), inside a shadow root, or LinkedIn's overlay (replica-messaging.ts). */
+  messaging?: MessagingVariant;
 };
 
 /** Scripts of every page: the composer's upload (kept outside <main>, which gets replaced) and SPA forms. */
@@ -56,7 +60,7 @@ function shellScript(mode: ReplicaMode): string {
       document.querySelector('main').replaceChildren(...Array.from(next.childNodes).map((n) => document.importNode(n, true)));
     });`
     : '';
-  return `<script>${upload}${spa}</script>`;
+  return `<script>${upload}${spa}${MESSENGER_SCRIPT}</script>`;
 }
 
 /** The final HTML of a replica page under `mode`. */

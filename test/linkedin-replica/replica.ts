@@ -9,6 +9,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SeatSession } from '../../src/modules/browsers/seat-session.js';
 import { FREE_NOTE_MAX, inviteDialog, PREMIUM_NOTE_MAX } from './replica-invite.js';
+import {
+  CONVERSATIONS_PATH,
+  conversationsJson,
+  legacyList,
+  messagingPage,
+  slugOfConversation,
+} from './replica-messaging.js';
 import { sduiProfile } from './replica-sdui.js';
 import { type ReplicaMode, shape } from './replica-shell.js';
 
@@ -92,6 +99,8 @@ export type ReplicaState = {
   relations: Record<string, Record<string, 'connected' | 'pending'>>;
   /** account slug -> person slug -> when they connected (the connections page's date; `accept` sets it). */
   connectedAt?: Record<string, Record<string, string>>;
+  /** account slug -> person slug -> when the account opened the conversation (the overlay marks it read). */
+  markedRead?: Record<string, Record<string, string>>;
   /** account slug -> person slug -> when the person last read the conversation (its "seen" receipt). */
   seen?: Record<string, Record<string, string>>;
   /** Invitations accepted per account in a rolling week before LinkedIn shows its limit notice. */
@@ -144,11 +153,11 @@ const esc = (value: unknown) =>
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
   );
 
-function page(title: string, body: string, signedIn: string | null) {
+function page(title: string, body: string, signedIn: string | null, after = '') {
   const nav = signedIn
     ? `<nav><a href="/feed/">Home</a> <a href="/mynetwork/">My Network</a> <a href="/messaging/">Messaging</a> <a href="/in/${esc(signedIn)}/">Me</a></nav><aside><a href="/premium/products/?upsellOrderOrigin=premium_sidebar">Try Premium for free</a></aside>`
     : '';
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)} | LinkedIn</title></head><body>${nav}<main>${body}</main></body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)} | LinkedIn</title></head><body>${nav}<main>${body}</main>${after}</body></html>`;
 }
 
 /** A small seeded world: two accounts, ten people, three companies. */
@@ -291,12 +300,6 @@ export async function startReplica(
     noteRequired: Boolean(p.noteRequired),
   });
   const fullName = (p: ReplicaPerson) => `${p.firstName} ${p.lastName}`;
-  /** LinkedIn's read receipt under a conversation: the other member's avatar, "Seen <time>". */
-  const seenReceipt = (me: string, slug: string) => {
-    const at = state.seen?.[me]?.[slug];
-    return at ? `<time data-field="seen-receipt" datetime="${esc(at)}">Seen ${esc(at)}</time>` : '';
-  };
-
   function issueSession(slug: string) {
     tokens += 1;
     const token = `AQED${tokens}${Math.random().toString(36).slice(2)}`;
@@ -551,20 +554,31 @@ export async function startReplica(
         return send(200, page('Skills', `<ul>${items}</ul>`, me));
       }
       if (path === '/messaging/') {
-        // The inbox: every conversation of the account with its messages (a test adds the contacts'
-        // replies to state.threads with from "them").
-        const threads = Object.entries(state.threads[me] ?? {})
-          .map(
-            ([slug, messages]) =>
-              `<li data-field="conversation" data-person="${esc(slug)}"><a href="/in/${esc(slug)}/">${esc(slug)}</a><ul>${messages
-                .map(
-                  (m, i) =>
-                    `<li data-field="message" data-from="${m.from}" data-index="${i}"><time datetime="${m.at}">${m.at}</time>${m.subject ? `<h4 data-field="message-subject">${esc(m.subject)}</h4>` : ''}<p data-field="message-body">${esc(m.text)}</p></li>`,
-                )
-                .join('')}</ul>${seenReceipt(me, slug)}</li>`,
-          )
-          .join('');
-        return send(200, page('Messaging', threads ? `<ul>${threads}</ul>` : EMPTY, me));
+        // The inbox (replica-messaging.ts; a test adds the contacts' replies to state.threads, from "them").
+        const list = legacyList(state.threads[me] ?? {}, state.seen?.[me] ?? {});
+        const shown = messagingPage(mode.messaging ?? 'legacy', list, EMPTY);
+        return send(200, page('Messaging', shown.main, me, shown.after));
+      }
+      if (
+        path === CONVERSATIONS_PATH &&
+        url.searchParams.get('queryId')?.startsWith('messengerConversations')
+      ) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(
+          JSON.stringify(
+            conversationsJson(account(me), state.threads[me] ?? {}, person, state.markedRead?.[me] ?? {}),
+          ),
+        );
+      }
+      if (req.method === 'POST' && path === '/replica/messaging/read') {
+        // Opening a conversation marks it read for the account.
+        const slug = slugOfConversation(url.searchParams.get('conversation') ?? '');
+        if (slug) {
+          state.markedRead ??= {};
+          state.markedRead[me] = { ...state.markedRead[me], [slug]: now() };
+        }
+        res.writeHead(204);
+        return res.end();
       }
       if (path === '/messaging/compose/') {
         const p = person(url.searchParams.get('recipient') ?? '');

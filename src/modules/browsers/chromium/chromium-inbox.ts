@@ -1,9 +1,18 @@
 // A seat's inbox read in its browser (the sync, src/modules/linkedin-messages/): see createChromiumInbox.
+import type { Page, Response } from 'playwright-core';
 import type { InboxItem, InboxPage, LinkedInInbox } from '../../channels/inbox.js';
 import type { ReadOutcome } from '../../channels/reader.js';
-import { type ChromiumOptions, type ChromiumSeat, pages, stop } from './chromium-pages.js';
+import {
+  type ChromiumOptions,
+  type ChromiumSeat,
+  type Pages,
+  pages,
+  present,
+  stop,
+} from './chromium-pages.js';
 import { readFailure } from './chromium-reads.js';
 import { SELECTORS as S } from './linkedin-pages.js';
+import { conversationsOf } from './messenger-json.js';
 
 type InboxRow = {
   person: string;
@@ -15,6 +24,78 @@ type InboxRow = {
 };
 
 type ConnectionRow = { person: string; name: string; at: string };
+
+/**
+ * The messaging page's conversations, read-only. First the JSON the page itself fetches (LinkedIn's
+ * messenger GraphQL call, messenger-json.ts): every conversation with its latest messages, nothing clicked
+ * - opening a conversation would mark it read for the account. Else the DOM through locators, which
+ * pierce open shadow roots (the overlay lives in one); rows that name no member (the real sidebar has no
+ * links) give nothing, and a page showing neither is selector_miss.
+ */
+async function readMessaging(p: Pages, page: Page) {
+  const fetched: Array<Promise<unknown>> = [];
+  const listen = (response: Response) => {
+    if (/messengerConversations/.test(response.url()) && response.ok())
+      fetched.push(response.json().catch(() => null));
+  };
+  page.on('response', listen);
+  try {
+    const kind = await p.go(page, p.urls.inbox());
+    if (kind !== 'messaging') stop('transient', `Expected the messaging page, got ${page.url()}.`);
+    const list = page.locator(S.messaging.conversation);
+    const seen = await p.until(
+      page,
+      [
+        ['json', async () => fetched.length > 0],
+        ['found', () => present(list)],
+        ['empty', () => present(page.locator(S.emptyState))],
+      ],
+      p.contentTimeout,
+    );
+    if (seen === 'json') {
+      const conversations = conversationsOf(await fetched[0]);
+      if (conversations) {
+        return {
+          messages: conversations.flatMap((c) => c.messages),
+          receipts: [] as Array<{ person: string; at: string }>,
+          conversations: conversations.length,
+        };
+      }
+    }
+    if (seen === 'empty') return { messages: [], receipts: [], conversations: 0 };
+    if (seen !== 'found')
+      await p.miss(
+        page,
+        'messaging.conversation',
+        `The messaging page showed neither its list nor an empty state (${page.url()}).`,
+      );
+    const messages: InboxRow[] = [];
+    const receipts: Array<{ person: string; at: string }> = [];
+    const count = await list.count();
+    for (let i = 0; i < count; i += 1) {
+      const conversation = list.nth(i);
+      const person = (await conversation.getAttribute('data-person')) ?? '';
+      const rows = await conversation.locator(S.messaging.event).evaluateAll(
+        (nodes, sel) =>
+          nodes.map((m) => ({
+            from: m.getAttribute('data-from') ?? '',
+            index: m.getAttribute('data-index') ?? '',
+            at: m.querySelector('time')?.getAttribute('datetime') ?? '',
+            subject: m.querySelector(sel.subject)?.textContent ?? null,
+            text: m.querySelector(sel.body)?.textContent ?? '',
+          })),
+        { subject: S.messaging.eventSubject, body: S.messaging.eventBody },
+      );
+      messages.push(...rows.map((r) => ({ person, ...r })));
+      const receipt = conversation.locator(S.messaging.seenReceipt).first();
+      if (await present(receipt))
+        receipts.push({ person, at: (await receipt.getAttribute('datetime')) ?? '' });
+    }
+    return { messages, receipts, conversations: count };
+  } finally {
+    page.off('response', listen);
+  }
+}
 
 // Read receipts: a conversation's "seen" time becomes a `seen` item, so the seat's messages sent by then
 // get their read_at (linkedin-ingest.ts markRead).
@@ -33,45 +114,7 @@ export function createChromiumInbox(seat: ChromiumSeat, options: ChromiumOptions
     async readSince(_context, cursor, limit): Promise<ReadOutcome<InboxPage>> {
       try {
         const rows = await options.browsers.use(seat.teamId, seat.seatId, async ({ page }) => {
-          const kind = await p.go(page, p.urls.inbox());
-          if (kind !== 'messaging') stop('transient', `Expected the messaging page, got ${page.url()}.`);
-          // The conversation list, or LinkedIn's empty inbox: neither in time is selector_miss, not "no news".
-          const inbox = await p.content(
-            page,
-            S.messaging.conversation,
-            'messaging page',
-            'messaging.conversation',
-          );
-          const conversations = inbox === 'empty' ? 0 : await page.locator(S.messaging.conversation).count();
-          const messages = await page.locator(S.messaging.conversation).evaluateAll(
-            (nodes, sel) =>
-              nodes.flatMap((node) => {
-                // An index loop: NodeList iteration needs a DOM lib this build does not load.
-                const events = node.querySelectorAll(sel.event);
-                const found = [];
-                for (let i = 0; i < events.length; i += 1) {
-                  const m = events.item(i);
-                  found.push({
-                    person: node.getAttribute('data-person') ?? '',
-                    from: m.getAttribute('data-from') ?? '',
-                    index: m.getAttribute('data-index') ?? '',
-                    at: m.querySelector('time')?.getAttribute('datetime') ?? '',
-                    subject: m.querySelector(sel.subject)?.textContent ?? null,
-                    text: m.querySelector(sel.body)?.textContent ?? '',
-                  });
-                }
-                return found;
-              }),
-            { event: S.messaging.event, subject: S.messaging.eventSubject, body: S.messaging.eventBody },
-          );
-          const receipts = await page.locator(S.messaging.conversation).evaluateAll(
-            (nodes, sel) =>
-              nodes.map((node) => ({
-                person: node.getAttribute('data-person') ?? '',
-                at: node.querySelector(sel)?.getAttribute('datetime') ?? '',
-              })),
-            S.messaging.seenReceipt,
-          );
+          const { messages, receipts, conversations } = await readMessaging(p, page);
           const connectionsKind = await p.go(page, p.urls.connections());
           if (connectionsKind !== 'connections') {
             stop('transient', `Expected the connections page, got ${page.url()}.`);

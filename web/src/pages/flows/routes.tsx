@@ -2,6 +2,7 @@
 // only when a flow is opened), a flow's enrollments, and the team's analytics.
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import type { appRoute } from '../../router';
+import { flowDetailQuery, nodeTypesQuery } from './builder/queries';
 
 export function flowRoutes(parent: typeof appRoute) {
   return [
@@ -13,6 +14,11 @@ export function flowRoutes(parent: typeof appRoute) {
     createRoute({
       getParentRoute: () => parent,
       path: '/flows/$flowUuid',
+      // The flow and the node types are asked for while the builder's chunk loads, not after.
+      loader: ({ context, params }) => {
+        void context.queryClient.prefetchQuery(flowDetailQuery(params.flowUuid));
+        void context.queryClient.prefetchQuery(nodeTypesQuery);
+      },
       component: lazyRouteComponent(() => import('./builder/BuilderPage'), 'BuilderPage'),
     }),
     createRoute({

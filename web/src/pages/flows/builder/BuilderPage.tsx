@@ -19,14 +19,14 @@ import { useHotkeys } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useBlocker, useParams } from '@tanstack/react-router';
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
-import { api, call } from '../../../api';
 import type { FlowDetail, NodeTypeInfo } from '../flow-types';
 import '../flows.css';
 import { FlowGraph, type Selection } from './FlowGraph';
 import { type NodeCommand, NodePanel } from './NodePanel';
-import { branchesOf, initialPayload, NOTE_LIMIT } from './node-meta';
+import { branchesOf, initialPayload, MESSAGE_TYPES, NOTE_LIMIT } from './node-meta';
 import { Palette } from './Palette';
 import { problemCount } from './problems';
+import { flowDetailQuery, nodeTypesQuery } from './queries';
 import { SettingsPanel } from './SettingsPanel';
 import { SourcePanel } from './SourcePanel';
 import {
@@ -55,16 +55,8 @@ const PreviewPanel = lazy(() => import('./preview/PreviewPanel').then((m) => ({ 
 
 export function BuilderPage() {
   const { flowUuid } = useParams({ from: '/app/flows/$flowUuid' });
-  const flow = useQuery({
-    queryKey: ['flows', 'detail', flowUuid],
-    queryFn: () => call(api.GET('/flows/api/flows/{flowUuid}', { params: { path: { flowUuid } } })),
-    staleTime: Number.POSITIVE_INFINITY,
-  });
-  const types = useQuery({
-    queryKey: ['node-types'],
-    queryFn: () => call(api.GET('/flows/api/flow-versions/node-types')),
-    staleTime: Number.POSITIVE_INFINITY,
-  });
+  const flow = useQuery(flowDetailQuery(flowUuid));
+  const types = useQuery(nodeTypesQuery);
   if (flow.isError || types.isError) {
     return (
       <Alert color="red" role="alert" title="The flow could not be loaded">
@@ -88,7 +80,6 @@ function Builder({ flow, types }: { flow: FlowDetail; types: NodeTypeInfo[] }) {
   const [previewing, setPreviewing] = useState(false);
   const [showStats, setShowStats] = useState(false);
   const funnel = useFunnel(flow.uuid, tree, showStats);
-  const subject = useTemplateSubject(flow.uuid, tree.contact_sources[0]?.sender_profiles?.[0]);
   const save = useSave(flow, draft);
   const editable = flow.status !== 'archived';
 
@@ -146,6 +137,12 @@ function Builder({ flow, types }: { flow: FlowDetail; types: NodeTypeInfo[] }) {
   }
 
   const selectedNode = panel && 'node' in panel ? nodeById(tree, panel.node) : undefined;
+  // The template editor's contact: asked for (a one-contact preview) only once a message step is open.
+  const subject = useTemplateSubject(
+    flow.uuid,
+    tree.contact_sources[0]?.sender_profiles?.[0],
+    selectedNode !== undefined && MESSAGE_TYPES.has(selectedNode.type),
+  );
   const selectedSource =
     panel && 'source' in panel ? tree.contact_sources.find((s) => s.id === panel.source) : undefined;
   const problems = save.problems;

@@ -13,12 +13,13 @@ import {
   type Node as FlowNode,
   getSmoothStepPath,
   Handle,
+  type NodeChange,
   type NodeProps,
   Position,
   ReactFlow,
   useReactFlow,
 } from '@xyflow/react';
-import { memo, type ReactNode, useEffect, useMemo, useRef } from 'react';
+import { memo, type ReactNode, useCallback, useEffect, useMemo, useRef } from 'react';
 import {
   layoutTree,
   NODE_HEIGHT,
@@ -30,6 +31,7 @@ import {
   sourceKey,
 } from './layout';
 import { branchLabel, delayText, labelOf, summaryOf } from './node-meta';
+import { useStableItems } from './stable-items';
 import type { Slot, Tree } from './tree';
 
 export type Selection = { node: number } | { source: number } | null;
@@ -61,13 +63,23 @@ type StepData = {
   selected: boolean;
   badge?: ReactNode;
   isEnd: boolean;
-  onOpen(): void;
+  onSelect(selection: Selection): void;
 };
-type StartData = { id: number; title: string; problems: string[]; selected: boolean; onOpen(): void };
+type StartData = {
+  id: number;
+  title: string;
+  problems: string[];
+  selected: boolean;
+  onSelect(selection: Selection): void;
+};
+// Plain values only (no objects built per render), so an unchanged edge keeps its identity (stable-items).
 type BranchData = {
   label: string;
   badge?: string;
-  slot: Slot;
+  /** The branch: a source's start (`source`) or a node's branch (`from`, `branch`). */
+  source?: number;
+  from?: number;
+  branch?: number;
   anchor: string;
   editable: boolean;
   pasting: boolean;
@@ -100,7 +112,7 @@ const StepBox = memo(function StepBox({ data }: NodeProps<FlowNode<StepData>>) {
       <button
         type="button"
         className="lf-step-open nodrag"
-        onClick={data.onOpen}
+        onClick={() => data.onSelect({ node: data.id })}
         aria-label={`Step ${data.id}: ${data.title}${bad ? ' (has problems)' : ''}`}
       >
         <span className="lf-step-title">
@@ -128,7 +140,7 @@ const StartBox = memo(function StartBox({ data }: NodeProps<FlowNode<StartData>>
       <button
         type="button"
         className="lf-step-open nodrag"
-        onClick={data.onOpen}
+        onClick={() => data.onSelect({ source: data.id })}
         aria-label={`${data.title}: contacts and senders`}
       >
         <span className="lf-step-title">{data.title}</span>
@@ -140,9 +152,15 @@ const StartBox = memo(function StartBox({ data }: NodeProps<FlowNode<StartData>>
   );
 });
 
-function BranchEdge(props: EdgeProps<FlowEdge<BranchData>>) {
-  const [path, labelX, labelY] = getSmoothStepPath({ ...props, borderRadius: 12 });
+const BranchEdge = memo(function BranchEdge(props: EdgeProps<FlowEdge<BranchData>>) {
+  const [path] = getSmoothStepPath({ ...props, borderRadius: 12 });
+  // On the last leg, above the step the branch leads to: siblings' labels stand a box's width apart
+  // instead of meeting in the middle (where "accepted" and "not accepted" overlapped).
+  const labelX = props.targetX;
+  const labelY = props.targetY - (props.targetY - props.sourceY) / 4;
   const data = props.data as BranchData;
+  const slot: Slot =
+    data.source !== undefined ? { source: data.source } : { from: data.from!, branch: data.branch! };
   const where = data.label ? `${data.anchor} (${data.label})` : data.anchor;
   return (
     <>
@@ -159,7 +177,7 @@ function BranchEdge(props: EdgeProps<FlowEdge<BranchData>>) {
               type="button"
               className="lf-edge-add"
               aria-label={`Add step after ${where}`}
-              onClick={() => data.onAdd(data.slot, where)}
+              onClick={() => data.onAdd(slot, where)}
             >
               +
             </button>
@@ -169,7 +187,7 @@ function BranchEdge(props: EdgeProps<FlowEdge<BranchData>>) {
               type="button"
               className="lf-edge-paste"
               aria-label={`Paste after ${where}`}
-              onClick={() => data.onPaste(data.slot)}
+              onClick={() => data.onPaste(slot)}
             >
               Paste here
             </button>
@@ -178,7 +196,7 @@ function BranchEdge(props: EdgeProps<FlowEdge<BranchData>>) {
       </EdgeLabelRenderer>
     </>
   );
-}
+});
 
 /** Keeps the whole flow in view when its shape changes (a step added, a subtree moved). */
 function FitOnChange({ shape }: { shape: string }) {
@@ -195,6 +213,8 @@ function FitOnChange({ shape }: { shape: string }) {
 const nodeTypes = { step: StepBox, start: StartBox };
 const edgeTypes = { branch: BranchEdge };
 
+const NO_PROBLEMS: string[] = [];
+
 export function FlowGraph(props: GraphProps) {
   const shape = shapeKey(props.tree);
   // The layout depends on the shape only: typing in a step does not lay the graph out again.
@@ -203,8 +223,22 @@ export function FlowGraph(props: GraphProps) {
     layoutCache.current = { shape, positions: layoutTree(props.tree) };
   const positions = layoutCache.current.positions;
   const { tree, selection, problems, badges, editable, pasting, onSelect, onAdd, onPaste } = props;
+  const { sourceProblems, edgeBadges } = props;
+  // The boxes' sizes as React Flow measured them: a box whose text changed keeps its size (and its
+  // handles) instead of being hidden and measured again; a resize still reaches React Flow.
+  const measured = useRef(new Map<string, { width: number; height: number }>());
+  const onNodesChange = useCallback((changes: NodeChange[]) => {
+    for (const change of changes) {
+      if (change.type === 'dimensions' && change.dimensions)
+        measured.current.set(change.id, change.dimensions);
+    }
+  }, []);
+  const withSize = useCallback((node: FlowNode) => {
+    const size = measured.current.get(node.id);
+    return size ? { ...node, measured: size } : node;
+  }, []);
 
-  const nodes = useMemo(() => {
+  const built = useMemo(() => {
     const list: FlowNode[] = [];
     for (const s of tree.contact_sources) {
       list.push({
@@ -216,9 +250,9 @@ export function FlowGraph(props: GraphProps) {
         data: {
           id: s.id,
           title: tree.contact_sources.length > 1 ? `Start: ${s.name || `source ${s.id}`}` : 'Start',
-          problems: props.sourceProblems?.get(s.id) ?? [],
+          problems: sourceProblems?.get(s.id) ?? NO_PROBLEMS,
           selected: selection !== null && 'source' in selection && selection.source === s.id,
-          onOpen: () => onSelect({ source: s.id }),
+          onSelect,
         } satisfies StartData,
       });
     }
@@ -234,18 +268,19 @@ export function FlowGraph(props: GraphProps) {
           title: labelOf(n.type),
           summary: summaryOf(n),
           delay: delayText(n.delay_in_seconds),
-          problems: problems.get(n.id) ?? [],
+          problems: problems.get(n.id) ?? NO_PROBLEMS,
           selected: selection !== null && 'node' in selection && selection.node === n.id,
           badge: badges?.get(n.id),
           isEnd: n.type === 'end',
-          onOpen: () => onSelect({ node: n.id }),
+          onSelect,
         } satisfies StepData,
       });
     }
     return list;
-  }, [tree, positions, problems, badges, selection, onSelect, props.sourceProblems]);
+  }, [tree, positions, problems, badges, selection, onSelect, sourceProblems]);
+  const nodes = useStableItems(built, withSize);
 
-  const edges = useMemo(() => {
+  const builtEdges = useMemo(() => {
     const list: FlowEdge[] = [];
     const common = { editable, pasting, onAdd, onPaste };
     for (const s of tree.contact_sources) {
@@ -258,7 +293,7 @@ export function FlowGraph(props: GraphProps) {
         data: {
           ...common,
           label: '',
-          slot: { source: s.id },
+          source: s.id,
           anchor: tree.contact_sources.length > 1 ? `Start ${s.id}` : 'Start',
         } satisfies BranchData,
       });
@@ -273,20 +308,23 @@ export function FlowGraph(props: GraphProps) {
           data: {
             ...common,
             label: branchLabel(n, e.branch_id),
-            badge: props.edgeBadges?.get(`${n.id}:${e.branch_id}`),
-            slot: { from: n.id, branch: e.branch_id },
+            badge: edgeBadges?.get(`${n.id}:${e.branch_id}`),
+            from: n.id,
+            branch: e.branch_id,
             anchor: `step ${n.id}`,
           } satisfies BranchData,
         });
       }
     }
     return list;
-  }, [tree, editable, pasting, onAdd, onPaste, props.edgeBadges]);
+  }, [tree, editable, pasting, onAdd, onPaste, edgeBadges]);
+  const edges = useStableItems(builtEdges);
 
   return (
     <ReactFlow
       nodes={nodes}
       edges={edges}
+      onNodesChange={onNodesChange}
       nodeTypes={nodeTypes}
       edgeTypes={edgeTypes}
       fitView

@@ -13,7 +13,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef } from 'react';
 import { ApiError, api, call } from '../../../api';
 
-export type Subject = { leadUuid: string; leadName: string | null; senderUuid: string } | null;
+/** Whom the live preview renders for; null: nobody (no sender or contacts), undefined: still looking. */
+export type Subject = { leadUuid: string; leadName: string | null; senderUuid: string } | null | undefined;
 
 function useVariables() {
   return useQuery({
@@ -106,7 +107,7 @@ function LivePreview({ text, subject }: { text: string; subject: Subject }) {
   const [debounced] = useDebouncedValue(text, 400);
   const render = useQuery({
     queryKey: ['template-render', debounced, subject?.leadUuid, subject?.senderUuid],
-    enabled: subject !== null && debounced.trim() !== '',
+    enabled: !!subject && debounced.trim() !== '',
     retry: false,
     queryFn: () =>
       call(
@@ -120,6 +121,7 @@ function LivePreview({ text, subject }: { text: string; subject: Subject }) {
         }),
       ),
   });
+  if (subject === undefined) return null;
   if (!subject) {
     return (
       <Text size="xs" c="dimmed" mt={4}>
