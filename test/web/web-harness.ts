@@ -114,7 +114,7 @@ export async function expectNoHorizontalOverflow(page: Page, what: string): Prom
       }
       return false;
     };
-    const wide = [...document.body.querySelectorAll('*')]
+    const wide = Array.from(document.body.querySelectorAll('*'))
       .filter((el) => el.getBoundingClientRect().right > width + 1 && !scrolls(el.parentElement))
       .map(
         (el) =>
