@@ -16,6 +16,7 @@ import {
   messagingPage,
   slugOfConversation,
 } from './replica-messaging.js';
+import { connectionCards } from './replica-network.js';
 import { sduiProfile } from './replica-sdui.js';
 import { type ReplicaMode, shape } from './replica-shell.js';
 
@@ -588,15 +589,15 @@ export async function startReplica(
       if (path === '/mynetwork/invite-connect/connections/') {
         // Connections, most recently added first, each with the date it was made.
         const dates = state.connectedAt?.[me] ?? {};
-        const cards = Object.entries(state.relations[me] ?? {})
+        const listed = Object.entries(state.relations[me] ?? {})
           .filter(([, r]) => r === 'connected')
           .map(([slug]) => ({ slug, at: dates[slug] ?? null }))
           .sort((a, b) => (b.at ?? '').localeCompare(a.at ?? ''))
           .map(({ slug, at }) => {
             const p = person(slug)!;
-            return `<li data-field="connection" data-person="${esc(slug)}"><a href="/in/${esc(slug)}/">${esc(fullName(p))}</a><span>${esc(p.headline)}</span>${at ? `<time datetime="${esc(at)}">Connected on ${esc(at.slice(0, 10))}</time>` : ''}</li>`;
-          })
-          .join('');
+            return { slug, at, name: fullName(p), headline: p.headline };
+          });
+        const cards = connectionCards(listed, mode.layout ?? 'legacy');
         return send(
           200,
           page('Connections', `<h1>Connections</h1>${cards ? `<ul>${cards}</ul>` : EMPTY}`, me),
