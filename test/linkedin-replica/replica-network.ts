@@ -54,3 +54,57 @@ export function connectionCards(cards: ConnectionCard[], layout: 'legacy' | 'sdu
     )
     .join('');
 }
+
+/** Sent invitations per "page" of the server-driven list (a "Load more" button fetches the next). */
+export const SENT_PAGE = 2;
+
+/**
+ * The sent invitations. Legacy: every card with its own confirm inside. Server-driven: SENT_PAGE cards at a
+ * time and "Load more" (fetching the next ones, `?start=`), each card a profile link and the real withdraw
+ * button; its confirm is a portal `<dialog open>` outside <main> (SENT_CONFIRM), labelled "Withdraw
+ * invitation sent to <name>".
+ */
+export function sentCards(
+  cards: Array<{ slug: string; name: string }>,
+  layout: 'legacy' | 'sdui',
+  start = 0,
+): string {
+  if (layout === 'legacy') {
+    return cards
+      .map(
+        (c) => `<li data-field="invitation"><a href="/in/${esc(c.slug)}/">${esc(c.name)}</a>
+              <button data-view-name="sent-invitations-withdraw-single" onclick="this.nextElementSibling.hidden=false">Withdraw</button>
+              <div role="alertdialog" hidden><form method="post" action="/replica/withdraw"><input type="hidden" name="to" value="${esc(c.slug)}"><button type="submit" data-action="confirm">Withdraw</button></form></div></li>`,
+      )
+      .join('');
+  }
+  const shown = cards
+    .slice(start, start + SENT_PAGE)
+    .map(
+      (c) =>
+        `<li class="_s"><a class="_n" href="/in/${esc(c.slug)}/">${esc(c.name)}</a><button data-view-name="sent-invitations-withdraw-single" onclick="replicaWithdraw(${esc(JSON.stringify(c.slug))}, ${esc(JSON.stringify(c.name))})">Withdraw</button></li>`,
+    )
+    .join('');
+  const more =
+    start + SENT_PAGE < cards.length
+      ? `<li class="_m"><button class="_lm" onclick="replicaLoadMore(this, ${start + SENT_PAGE})">Load more</button></li>`
+      : '';
+  return shown + more;
+}
+
+export const SENT_CONFIRM = `<dialog id="withdraw-confirm"><p>Withdraw invitation?</p><form method="post" action="/replica/withdraw" onsubmit="this.closest('dialog').close()"><input type="hidden" name="to" value=""><button type="submit">Withdraw</button></form></dialog>`;
+
+/** The client side: the portal confirm and "Load more" (appends the next cards). */
+export const NETWORK_SCRIPT = `
+  function replicaWithdraw(slug, name) {
+    const dialog = document.getElementById('withdraw-confirm');
+    dialog.querySelector('[name=to]').value = slug;
+    dialog.querySelector('button').setAttribute('aria-label', 'Withdraw invitation sent to ' + name);
+    dialog.show();
+  }
+  async function replicaLoadMore(button, start) {
+    const res = await fetch('/mynetwork/invitation-manager/sent/?fragment=1&start=' + start);
+    const item = button.closest('li');
+    item.insertAdjacentHTML('afterend', await res.text());
+    item.remove();
+  }`;

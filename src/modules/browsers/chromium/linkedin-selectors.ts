@@ -51,6 +51,8 @@ export const LABELS = {
   pending: { en: 'Pending', de: 'Ausstehend', fr: 'En attente', es: 'Pendiente' },
   /** A fragment of the invite control's aria-label ("Invite <name> to connect"). */
   inviteToConnect: { en: 'to connect', de: 'vernetzen', fr: 'rejoindre votre réseau', es: 'conectar' },
+  /** The sent invitations' "Load more" (a button's text: it carries no label or hook). */
+  loadMore: { en: 'Load more', de: 'Mehr anzeigen', fr: 'Afficher plus', es: 'Cargar más' },
   withdrawSentTo: {
     en: 'Withdraw invitation sent to',
     de: 'Einladung an',
@@ -175,10 +177,14 @@ export const SITE = {
     date: [replica('time[datetime]')],
   },
   invitations: {
-    card: [replica('li[data-field="invitation"]')],
+    card: [
+      replica('li[data-field="invitation"]'),
+      guess('li:has(button[data-view-name="sent-invitations-withdraw-single"])'),
+    ],
     withdraw: [real('button[data-view-name="sent-invitations-withdraw-single"]')],
     confirm: [
       real(`${DIALOG} button[aria-label^="Withdraw invitation sent to"]`),
+      ...labelled(LABELS.withdrawSentTo, 'button').map((h) => ({ ...h, css: `${DIALOG} ${h.css}` })),
       real('div[data-view-name="edge-creation-connect-action"] button'),
       replica(`${DIALOG} button[data-action="confirm"]`),
     ],
