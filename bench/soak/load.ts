@@ -114,7 +114,7 @@ function takeFree(state: LoadState, count: number): string[] {
   return uuids;
 }
 
-/** One request of the mix, by n % 20: create 7, search 4, enrol 4, tasks 2, LinkedIn note 2, import 1. */
+/** One request of the mix, by n % 20: create 7, search 4, enroll 4, tasks 2, LinkedIn note 2, import 1. */
 async function one(target: Target, state: LoadState, n: number): Promise<void> {
   const pick = n % 20;
   if (pick < 7) {
