@@ -4,6 +4,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { api, call } from '../../api';
 import { PAGE_SIZE } from '../../ui/paging';
+import { readStored } from '../../ui/stored';
 import type { Sort } from '../../ui/VirtualTable';
 import type { Contact } from './contact';
 
@@ -30,23 +31,14 @@ export function fetchContacts(sort: Sort, filter: ContactFilter, offset: number,
   ) as Promise<{ data: Contact[]; total: number }>;
 }
 
-function stored<T>(key: string, fallback: T): T {
-  try {
-    const raw = localStorage.getItem(`leadflow.${key}`);
-    return raw === null ? fallback : (JSON.parse(raw) as T);
-  } catch {
-    return fallback;
-  }
-}
-
 /**
  * Starts reading the first page the table will show (the stored sort, no filter); with stored filters
  * the page itself asks, since custom-field conditions need the field definitions first.
  */
 export function prefetchFirstContacts(queryClient: QueryClient): void {
-  const conditions = stored<unknown[]>('contacts.filters', []);
+  const conditions = readStored<unknown[]>('contacts.filters', []);
   if (Array.isArray(conditions) && conditions.length > 0) return;
-  const sort = stored<Sort>('contacts.sort', DEFAULT_SORT);
+  const sort = readStored<Sort>('contacts.sort', DEFAULT_SORT);
   void queryClient.prefetchQuery({
     queryKey: [...contactsKey(sort, undefined), 0],
     queryFn: () => fetchContacts(sort, undefined, 0, PAGE_SIZE),
