@@ -15,7 +15,6 @@ const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs|css)$/;
 const KNOWN_OVER_LIMIT: string[] = [
   'src/modules/email/email.flow.test.ts',
   'src/modules/engine/engine.flow.test.ts',
-  'src/modules/files/exports.routes.test.ts',
   'src/modules/files/import-leads.routes.test.ts',
   'src/modules/linkedin-messages/linkedin-messages.routes.test.ts',
 ];
