@@ -22,24 +22,27 @@ import { createLogger } from '../src/lib/logger.js';
 import { startAuthInvalidation } from '../src/modules/identity/auth-cache.js';
 import { startCitusCluster } from '../test/citus/cluster.js';
 
-export type BenchRow = {
-  scenario: string;
-  metric: string;
-  value: number;
-  unit: string;
-  /** Value of the baseline measured in the same run, when the goal is a ratio. */
-  baseline?: number;
-  goal?: string;
-  /** Whether the goal is met (undefined when there is no goal). */
-  pass?: boolean;
-};
+import type { BenchRow } from './stats.js';
+
+export * from './stats.js';
+
+export type BenchDatabase = { url: string; handle: DatabaseHandle; services: Services; config: Config };
 
 export type BenchServer = {
   serverUrl: string;
   /** A fresh, migrated database. */
-  newDatabase(
+  newDatabase(label: string): Promise<BenchDatabase>;
+  /**
+   * A fresh copy of the database `seed` fills, kept between runs as a template (`benchcache_<label>_<key>`,
+   * migrated in place to the current schema, file-copied per run; a new `key` replaces the caches of the
+   * same label - put the scale in the label so that runs of other sizes keep theirs). BENCH_CACHE=0, or a Citus cluster, seeds a fresh database every run.
+   */
+  cachedDatabase(
     label: string,
-  ): Promise<{ url: string; handle: DatabaseHandle; services: Services; config: Config }>;
+    key: string,
+    seed: (deps: BenchDatabase) => Promise<void>,
+    log: (line: string) => void,
+  ): Promise<BenchDatabase>;
   stop(): Promise<void>;
 };
 
@@ -99,51 +102,125 @@ export async function startBenchServer(): Promise<BenchServer> {
   }
   const handles: DatabaseHandle[] = [];
   const listeners: ListenerHandle[] = [];
-  return {
+  const opened = new Map<BenchDatabase, ListenerHandle>();
+  const open = async (name: string): Promise<BenchDatabase> => {
+    const url = embeddedDatabaseUrl(serverUrl!, name);
+    const handle = createDatabase(url, 30);
+    handles.push(handle);
+    await migrateDatabase(handle.db, handle.pool);
+    const config = loadConfig(
+      {
+        LOG_LEVEL: 'warn',
+        LEADFLOW_RATE_LIMIT_PER_MINUTE: '100000000',
+        LEADFLOW_DATA_DIR: path.resolve('.bench'),
+        // Every server a benchmark talks to (mail, receivers) listens on loopback.
+        LEADFLOW_OUTBOUND_ALLOWLIST: '127.0.0.0/8',
+      },
+      { databaseUrl: url },
+    );
+    const services = createServices({ db: handle.db, config, clock: systemClock });
+    // As in an API process: the auth cache follows the database's change notifications.
+    const listener = await startAuthInvalidation({
+      cache: services.identity.authCache,
+      connectionString: url,
+      log: createLogger('warn'),
+    });
+    listeners.push(listener);
+    const deps = { url, handle, config, services };
+    opened.set(deps, listener);
+    return deps;
+  };
+  const close = async (deps: BenchDatabase) => {
+    const listener = opened.get(deps)!;
+    await listener.stop();
+    listeners.splice(listeners.indexOf(listener), 1);
+    await deps.handle.close();
+    handles.splice(handles.indexOf(deps.handle), 1);
+  };
+  const admin = async <T>(fn: (client: pg.Client) => Promise<T>): Promise<T> => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      return await fn(client);
+    } finally {
+      await client.end();
+    }
+  };
+  const server: BenchServer = {
     serverUrl,
-    async newDatabase(label) {
+    newDatabase: async (label) => {
       const name = `bench_${label}_${randomBytes(3).toString('hex')}`;
       await create(name);
-      const url = embeddedDatabaseUrl(serverUrl!, name);
-      const handle = createDatabase(url, 30);
-      handles.push(handle);
-      await migrateDatabase(handle.db, handle.pool);
-      const config = loadConfig(
-        {
-          LOG_LEVEL: 'warn',
-          LEADFLOW_RATE_LIMIT_PER_MINUTE: '100000000',
-          LEADFLOW_DATA_DIR: path.resolve('.bench'),
-          // Every server a benchmark talks to (mail, receivers) listens on loopback.
-          LEADFLOW_OUTBOUND_ALLOWLIST: '127.0.0.0/8',
-        },
-        { databaseUrl: url },
+      return open(name);
+    },
+    async cachedDatabase(label, key, seed, log) {
+      if (process.env.BENCH_CITUS !== undefined || process.env.BENCH_CACHE === '0') {
+        const deps = await server.newDatabase(label);
+        await seed(deps);
+        return deps;
+      }
+      const cache = `benchcache_${label}_${key}`;
+      let exists = await admin(async (c) => {
+        const found = await c.query('select 1 from pg_database where datname = $1', [cache]);
+        return found.rowCount === 1;
+      });
+      if (exists) {
+        // Brought up to the current migrations in place; one they cannot follow means seeding again.
+        try {
+          await close(await open(cache));
+          log(`  using the seeded database ${cache} (BENCH_CACHE=0 seeds afresh)`);
+        } catch (error) {
+          log(`  ${cache} does not migrate (${String(error).slice(0, 200)}): seeding again`);
+          await admin((c) => c.query(`drop database ${c.escapeIdentifier(cache)} with (force)`));
+          exists = false;
+        }
+      }
+      if (!exists) {
+        // Seeded under a temporary name, renamed once complete: an interrupted seed leaves no cache.
+        const seeding = `bench_seeding_${label}_${randomBytes(3).toString('hex')}`;
+        await create(seeding);
+        const deps = await open(seeding);
+        const started = Date.now();
+        await seed(deps);
+        log(`  seeded in ${((Date.now() - started) / 1000).toFixed(0)} s; kept as ${cache} for later runs`);
+        await close(deps);
+        await admin(async (c) => {
+          const old = await c.query<{ datname: string }>(
+            'select datname from pg_database where datname like $1',
+            [`benchcache\\_${label.replaceAll('_', '\\_')}\\_%`],
+          );
+          for (const { datname } of old.rows) await c.query(`drop database ${c.escapeIdentifier(datname)}`);
+          await c.query(
+            `alter database ${c.escapeIdentifier(seeding)} rename to ${c.escapeIdentifier(cache)}`,
+          );
+        });
+      }
+      const name = `bench_${label}_${randomBytes(3).toString('hex')}`;
+      const started = Date.now();
+      await admin((c) =>
+        c.query(
+          `create database ${c.escapeIdentifier(name)} template ${c.escapeIdentifier(cache)} strategy file_copy`,
+        ),
       );
-      const services = createServices({ db: handle.db, config, clock: systemClock });
-      // As in an API process: the auth cache follows the database's change notifications.
-      listeners.push(
-        await startAuthInvalidation({
-          cache: services.identity.authCache,
-          connectionString: url,
-          log: createLogger('warn'),
-        }),
-      );
-      return { url, handle, config, services };
+      log(`  copied ${cache} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      return open(name);
     },
     async stop() {
       for (const listener of listeners) await listener.stop();
       for (const handle of handles) await handle.close();
       if (process.env.BENCH_CITUS !== undefined) return stop();
-      const admin = new pg.Client({ connectionString: serverUrl });
-      await admin.connect();
-      const dbs = await admin.query<{ datname: string }>(
-        "select datname from pg_database where datname like 'bench\\_%'",
-      );
-      for (const { datname } of dbs.rows)
-        await admin.query(`drop database if exists ${admin.escapeIdentifier(datname)} with (force)`);
-      await admin.end();
+      // The benchcache_ templates stay for the next run.
+      await admin(async (c) => {
+        const dbs = await c.query<{ datname: string }>(
+          "select datname from pg_database where datname like 'bench\\_%'",
+        );
+        for (const { datname } of dbs.rows)
+          await c.query(`drop database if exists ${c.escapeIdentifier(datname)} with (force)`);
+      });
       await stop();
     },
   };
+  return server;
 }
 
 /** Starts the real app on a loopback port; `extra` registers bench-only routes; `webDir` serves another build. */
@@ -249,76 +326,4 @@ export async function postAllFromWorker(options: {
   } finally {
     await worker.terminate();
   }
-}
-
-export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-export function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
-
-/** Runs `fn` `times` times and returns each duration in milliseconds. */
-export async function timeRuns(times: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
-  const durations: number[] = [];
-  for (let i = 0; i < times; i++) {
-    const start = performance.now();
-    await fn(i);
-    durations.push(performance.now() - start);
-  }
-  return durations;
-}
-
-/** p50 and p95 rows of `durations`; the p95 carries the goal and the baseline when given. */
-export function latencyRows(
-  scenario: string,
-  metric: string,
-  durations: number[],
-  options: { goalMs?: number; baseline?: number } = {},
-): BenchRow[] {
-  const p50 = percentile(durations, 50);
-  const p95 = percentile(durations, 95);
-  return [
-    { scenario, metric: `${metric} p50`, value: p50, unit: 'ms' },
-    {
-      scenario,
-      metric: `${metric} p95`,
-      value: p95,
-      unit: 'ms',
-      ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
-      ...(options.goalMs === undefined
-        ? {}
-        : { goal: `p95 < ${options.goalMs} ms`, pass: p95 < options.goalMs }),
-    },
-  ];
-}
-
-/** Three warm-up runs of `fn`, then the durations of `runs` more. */
-export async function measureRuns(runs: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
-  await timeRuns(3, fn);
-  return timeRuns(runs, fn);
-}
-
-export function formatTable(rows: BenchRow[]): string {
-  const header = ['scenario', 'metric', 'value', 'baseline', 'ratio', 'goal', 'ok'];
-  const body = rows.map((row) => [
-    row.scenario,
-    row.metric,
-    `${round(row.value)} ${row.unit}`,
-    row.baseline === undefined ? '' : `${round(row.baseline)} ${row.unit}`,
-    row.baseline ? `${((row.value / row.baseline) * 100).toFixed(0)}%` : '',
-    row.goal ?? '',
-    row.pass === undefined ? '' : row.pass ? 'yes' : 'NO',
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ');
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('-|-'), ...body.map(line)].join('\n');
-}
-
-function round(value: number): string {
-  return value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(value >= 10 ? 1 : 2);
 }

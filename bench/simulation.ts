@@ -117,14 +117,14 @@ export function simulationNodes(warmTag: string, engagedTag: string) {
 
 /**
  * Builds the scenario set-based: a team, senders with sandbox seats, contacts, a running flow and (unless
- * `enrol` is false: the preview benchmark) the contacts' enrollments.
+ * `enroll` is false: the preview benchmark) the contacts' enrollments.
  */
 export async function setupScenario(
   db: Database,
   config: Config,
   options: Pick<SimulationOptions, 'senders' | 'enrollments'>,
   start: Date,
-  enrol = true,
+  enroll = true,
 ) {
   const { identity } = createServices({ db, config, clock: systemClock });
   const { team_id: teamId } = await identity.createUserWithTeam({
@@ -205,7 +205,7 @@ export async function setupScenario(
       first_common_node_id: 10,
     })
     .execute();
-  if (enrol)
+  if (enroll)
     await sql`
     insert into flow_leads (team_id, uuid, flow_uuid, flow_version_uuid, lead_uuid, contact_source_id, status,
       flow_node_id, next_run_at, flow_active, started_at)

@@ -78,6 +78,12 @@ async function soak(): Promise<SoakReport> {
       limits: { linkedin_send_connection_request: INVITATION_LIMIT },
     });
     await makeSandboxSeat(handle.db, teamId, sender.uuid);
+    // Hand-queued notes go out from a sender of their own, so the flow does not use up their limit.
+    const noteSender = await makeSender(handle.db, teamId, {
+      first_name: 'Nora',
+      limits: { linkedin_send_connection_request: INVITATION_LIMIT },
+    });
+    await makeSandboxSeat(handle.db, teamId, noteSender.uuid);
     const flow = await makeFlow(handle.db, teamId, {
       senders: [sender.uuid],
       nodes: [
@@ -148,7 +154,7 @@ async function soak(): Promise<SoakReport> {
       return counts;
     })();
     await runLoad(
-      { apis, apiKey: API_KEY, listUuid: list.uuid, flowUuid: flow.uuid, senderUuid: sender.uuid },
+      { apis, apiKey: API_KEY, listUuid: list.uuid, flowUuid: flow.uuid, senderUuid: noteSender.uuid },
       state,
       rate,
       until,
@@ -188,6 +194,7 @@ async function soak(): Promise<SoakReport> {
       hooks: receiver.requests.filter((r) => r.path === '/hook'),
       webhookSecret: secret,
       invitationLimit: INVITATION_LIMIT,
+      noteSenderUuid: noteSender.uuid,
     });
     // A cut note is not retried (it has no natural key) and was looked up above.
     const errors = state.samples.filter(

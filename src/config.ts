@@ -111,6 +111,8 @@ export type Config = Readonly<{
     browserIdleMs: number;
     /** Browsers open at once per process; the least recently used closes for a new one. */
     maxOpenBrowsers: number;
+    /** Seats sharing one Chromium process, each in its own browser context (1: a process per seat). */
+    seatsPerBrowserProcess: number;
     /** How often each running seat reads new messages and accepted invitations. */
     syncIntervalMs: number;
     /** Longest a live-view visit lasts (the seat's automation waits meanwhile). */
@@ -281,6 +283,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       chromiumPath: read.string('LEADFLOW_CHROMIUM_PATH', '/usr/bin/chromium'),
       browserIdleMs: read.int('LEADFLOW_BROWSER_IDLE_SECONDS', 300, 5, 86_400) * 1000,
       maxOpenBrowsers: read.int('LEADFLOW_BROWSER_MAX_OPEN', 20, 1, 500),
+      seatsPerBrowserProcess: read.int('LEADFLOW_BROWSER_SEATS_PER_PROCESS', 10, 1, 100),
       syncIntervalMs: read.int('LEADFLOW_LINKEDIN_SYNC_SECONDS', 900, 10, 86_400) * 1000,
       viewerMaxMs: read.int('LEADFLOW_LOGIN_VIEW_MAX_SECONDS', 1800, 60, 86_400) * 1000,
       pageDumpsDir: pageDumpsDir(read.string('LEADFLOW_LINKEDIN_PAGE_DUMPS_DIR', ''), dataDir),

@@ -7,7 +7,7 @@ import { buildDemo, demoInstructions } from './demo.js';
 
 let h: EngineHarness;
 beforeAll(async () => {
-  // The API enrols with the database's clock, so the engine's clock starts at the real time.
+  // The API enrolls with the database's clock, so the engine's clock starts at the real time.
   h = await createEngineHarness({
     start: new Date(),
     env: { LEADFLOW_SANDBOX_ACCEPT_RATE: '0.6', LEADFLOW_SANDBOX_REPLY_RATE: '0.3' },

@@ -105,7 +105,7 @@ export async function makeFlow(
   return { uuid: flowUuid, versionUuid };
 }
 
-/** Enrols contacts the way the flows module does (model note, rule 1). */
+/** Enrolls contacts the way the flows module does (model note, rule 1). */
 export async function enroll(
   db: Database,
   teamId: number,

@@ -58,7 +58,7 @@ function loadAverage(): string {
 
 export const flowsScenario: Scenario = {
   name: 'flows',
-  description: `flows: mass-enrol ${MASS.toLocaleString('en-US')} contacts; lists and statistics at ${ENROLLMENTS.toLocaleString('en-US')} enrollments and ${TASKS.toLocaleString('en-US')} tasks in ${FLOWS} flows`,
+  description: `flows: mass-enroll ${MASS.toLocaleString('en-US')} contacts; lists and statistics at ${ENROLLMENTS.toLocaleString('en-US')} enrollments and ${TASKS.toLocaleString('en-US')} tasks in ${FLOWS} flows`,
   async run(server, log) {
     const deps = await server.newDatabase('flows');
     const { db } = deps.handle;

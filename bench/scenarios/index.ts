@@ -13,6 +13,7 @@ import { enrichmentScenario } from './enrichment.js';
 import { filesScenario } from './files.js';
 import { flowsScenario } from './flows.js';
 import { linkedinScenario } from './linkedin.js';
+import { linkedinOptionsScenario } from './linkedin-options.js';
 import { linkedinSyncScenario } from './linkedin-sync.js';
 import { previewScenario } from './preview.js';
 import { tasksScenario } from './tasks.js';
@@ -34,6 +35,7 @@ export const scenarios: Scenario[] = [
   analyticsScenario,
   tasksScenario,
   linkedinScenario,
+  linkedinOptionsScenario,
   linkedinSyncScenario,
   flowsScenario,
   emailScenario,

@@ -1,209 +1,206 @@
-// Chromium seats against the local LinkedIn replica: memory (proportional set size of each seat's
-// Chromium process tree) of idle seats and of a seat that just acted, and how many actions per minute
-// one seat does when nothing paces it (for information: real pacing comes from the sender's limits).
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+// Chromium seats against the local LinkedIn replica: memory per seat (proportional set size of all the
+// Chromium processes the seats run in, divided by the seats) when idle and while acting, as seats per
+// gigabyte, and the actions per minute the seats do when nothing paces them (for information: real
+// pacing comes from the sender's limits). Two passes in the same run: the baseline as seats ran before
+// (a Chromium process per seat, its page kept open) and as they run now (seats sharing processes as
+// browser contexts, LEADFLOW_BROWSER_SEATS_PER_PROCESS; an idle seat's page closed).
+
 import { secretBoxOf } from '../../src/deps.js';
 import { createChromiumDriver } from '../../src/modules/browsers/chromium/chromium-driver.js';
-import { createSeatBrowsers, seatProfileDir } from '../../src/modules/browsers/chromium/seat-browsers.js';
+import type { SeatBrowsersOptions } from '../../src/modules/browsers/chromium/seat-browsers.js';
+import { createSeatBrowsers } from '../../src/modules/browsers/chromium/seat-browsers.js';
 import { saveSession } from '../../src/modules/browsers/seat-session.js';
 import type { ActionRequest, ActionType } from '../../src/modules/channels/driver.js';
 import { makeSender } from '../../test/automation-factories.js';
 import { type Replica, startReplica } from '../../test/linkedin-replica/replica.js';
 import type { BenchRow, Scenario } from '../lib.js';
+import { chromiumPss, sleep } from './chromium-memory.js';
 
-const IDLE_SEATS = Number(process.env.BENCH_LINKEDIN_IDLE_SEATS ?? 5);
-const ACTIVE_SECONDS = Number(process.env.BENCH_LINKEDIN_SECONDS ?? 30);
+const SEATS = Number(process.env.BENCH_LINKEDIN_SEATS ?? 5);
+const ACTIVE_SECONDS = Number(process.env.BENCH_LINKEDIN_SECONDS ?? 20);
+/** How long a seat's page stays open unused (SeatBrowsersOptions.pageIdleMs's default). */
+const PAGE_IDLE_MS = 10_000;
 
-/** PSS (kB) of a process and all its descendants, from /proc. */
-function treePssKb(rootPid: number): number {
-  const children = new Map<number, number[]>();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {}
-  }
-  let total = 0;
-  const stack = [rootPid];
-  while (stack.length > 0) {
-    const pid = stack.pop()!;
-    try {
-      const rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
-      total += Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0);
-    } catch {}
-    stack.push(...(children.get(pid) ?? []));
-  }
-  return total;
-}
+type Pass = { name: string; seatsPerBrowserProcess: number; pageIdleMs: number };
+type Measured = { idleMb: number; activeMb: number; perMinute: number; failures: number; startMs: number };
 
-/** The main Chromium process of a seat (the one started with its profile directory). */
-function seatBrowserPid(dir: string): number | null {
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmd = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      if (cmd.includes(`--user-data-dir=${dir}`) && !cmd.some((a) => a.startsWith('--type=')))
-        return Number(entry);
-    } catch {}
+const request = (
+  seat: { teamId: number; sender: string },
+  type: ActionType,
+  slug: string,
+  text: string | null,
+): ActionRequest => ({
+  teamId: seat.teamId,
+  taskUuid: `bench-${Math.random()}`,
+  type,
+  senderProfileUuid: seat.sender,
+  lead: {
+    uuid: slug,
+    first_name: null,
+    last_name: null,
+    name: null,
+    ln_member_id: null,
+    ln_id: null,
+    sn_id: null,
+    linkedin: slug,
+    work_email: null,
+    personal_email: null,
+  },
+  text,
+  subject: null,
+  attachments: [],
+  options: {},
+  at: new Date(),
+});
+
+async function measure(
+  pass: Pass,
+  deps: Awaited<ReturnType<Parameters<Scenario['run']>[0]['newDatabase']>>,
+  replica: Replica,
+  log: (line: string) => void,
+): Promise<Measured> {
+  const { db } = deps.handle;
+  const box = secretBoxOf(deps.config);
+  const options: SeatBrowsersOptions = {
+    config: {
+      linkedin: {
+        ...deps.config.linkedin,
+        maxOpenBrowsers: SEATS,
+        seatsPerBrowserProcess: pass.seatsPerBrowserProcess,
+      },
+    },
+    db,
+    secretBox: box,
+    pageIdleMs: pass.pageIdleMs,
+  };
+  const browsers = createSeatBrowsers(options);
+  try {
+    const { team_id: teamId } = await deps.services.identity.createUserWithTeam({
+      email: `linkedin-${Date.now()}@bench.test`,
+      teamName: 'linkedin',
+    });
+    const seats: Array<{ teamId: number; seatId: number; sender: string }> = [];
+    for (let i = 0; i < SEATS; i++) {
+      const sender = await makeSender(db, teamId);
+      const seat = await db
+        .insertInto('linkedin_browsers')
+        .values({ team_id: teamId, sender_profile_uuid: sender.uuid, driver: 'chromium', status: 'running' })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const session = replica.sessionOf(replica.signIn('sam-sender'));
+      await saveSession(db, box, teamId, seat.id, session, new Date());
+      seats.push({ teamId, seatId: seat.id, sender: sender.uuid });
+    }
+
+    // Idle seats: started, on the feed, then nothing for longer than a page stays open unused.
+    const started = performance.now();
+    for (const seat of seats) {
+      await browsers.use(teamId, seat.seatId, ({ page }) => page.goto(`${replica.url}/feed/`));
+    }
+    const startMs = (performance.now() - started) / SEATS;
+    await sleep(Math.min(pass.pageIdleMs, PAGE_IDLE_MS) + 2000);
+    const idleMb = chromiumPss().mb / SEATS;
+
+    // Active seats: every seat visits profiles and sends messages at once, unpaced; the memory is the
+    // highest of the samples taken while they act.
+    let actions = 0;
+    let failures = 0;
+    let activeMb = 0;
+    const until = performance.now() + ACTIVE_SECONDS * 1000;
+    const sampler = setInterval(() => {
+      activeMb = Math.max(activeMb, chromiumPss().mb / SEATS);
+    }, 2000);
+    await Promise.all(
+      seats.map(async (seat, i) => {
+        const driver = createChromiumDriver(
+          { teamId, seatId: seat.seatId },
+          { browsers, baseUrl: replica.url },
+        );
+        for (let n = i; performance.now() < until; n++) {
+          const slug = `person-${n % 9}`;
+          const kind = n % 2 === 0 ? 'linkedin_visit_profile' : 'linkedin_send_message';
+          const text = kind === 'linkedin_send_message' ? `Hello ${n}` : null;
+          const outcome = await driver.perform(request(seat, kind, slug, text));
+          if (!outcome.ok) failures += 1;
+          actions += 1;
+        }
+      }),
+    );
+    clearInterval(sampler);
+    activeMb = Math.max(activeMb, chromiumPss().mb / SEATS);
+    const perMinute = (actions / ACTIVE_SECONDS) * 60;
+    log(
+      `${pass.name}: idle ${idleMb.toFixed(0)} MB, active ${activeMb.toFixed(0)} MB per seat, ` +
+        `${perMinute.toFixed(0)} actions/min (${failures} failed), start ${startMs.toFixed(0)} ms per seat`,
+    );
+    return { idleMb, activeMb, perMinute, failures, startMs };
+  } finally {
+    await browsers.closeAll();
   }
-  return null;
 }
 
 export const linkedinScenario: Scenario = {
   name: 'linkedin',
-  description: `chromium seats on the LinkedIn replica: memory of ${IDLE_SEATS} idle seats and of an active one, actions per minute of one seat (${ACTIVE_SECONDS} s)`,
+  description: `chromium seats on the LinkedIn replica: memory per seat of ${SEATS} idle seats and of ${SEATS} seats acting at once (${ACTIVE_SECONDS} s), seats per GB; a process per seat (before) against shared processes`,
   async run(server, log) {
-    const rows: BenchRow[] = [];
     const deps = await server.newDatabase('linkedin');
-    const { db } = deps.handle;
-    const box = secretBoxOf(deps.config);
     const replica: Replica = await startReplica();
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'leadflow-bench-li-'));
-    const browsers = createSeatBrowsers({
-      config: { dataDir, linkedin: { ...deps.config.linkedin, maxOpenBrowsers: IDLE_SEATS + 1 } },
-      db,
-      secretBox: box,
-    });
+    for (const p of replica.state.people) {
+      replica.state.relations['sam-sender'] = {
+        ...replica.state.relations['sam-sender'],
+        [p.slug]: 'connected',
+      };
+    }
     try {
-      const { team_id: teamId } = await deps.services.identity.createUserWithTeam({
-        email: 'linkedin@bench.test',
-        teamName: 'linkedin',
-      });
-      const seats: Array<{ seatId: number; sender: string }> = [];
-      for (let i = 0; i <= IDLE_SEATS; i++) {
-        const sender = await makeSender(db, teamId);
-        const seat = await db
-          .insertInto('linkedin_browsers')
-          .values({
-            team_id: teamId,
-            sender_profile_uuid: sender.uuid,
-            driver: 'chromium',
-            status: 'running',
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        await saveSession(
-          db,
-          box,
-          teamId,
-          seat.id,
-          replica.sessionOf(replica.signIn('sam-sender')),
-          new Date(),
-        );
-        seats.push({ seatId: seat.id, sender: sender.uuid });
-      }
-
-      // Idle seats: started, on the feed, doing nothing.
-      const idle = seats.slice(0, IDLE_SEATS);
-      const started = performance.now();
-      for (const seat of idle) {
-        const { page } = await browsers.open(teamId, seat.seatId);
-        await page.goto(`${replica.url}/feed/`);
-      }
-      const startMs = (performance.now() - started) / idle.length;
-      await new Promise((resolve) => setTimeout(resolve, 3000));
-      const idleKb = idle.map((seat) =>
-        treePssKb(seatBrowserPid(seatProfileDir(dataDir, teamId, seat.seatId)) ?? -1),
+      const before = await measure(
+        { name: 'a process per seat, page kept (before)', seatsPerBrowserProcess: 1, pageIdleMs: 86_400_000 },
+        deps,
+        replica,
+        log,
       );
-      const idleMb = idleKb.reduce((a, b) => a + b, 0) / idle.length / 1024;
-      log(`idle seat: ${idleMb.toFixed(0)} MB PSS (mean of ${idle.length}), start ${startMs.toFixed(0)} ms`);
-      rows.push({
-        scenario: 'linkedin',
-        metric: 'seat browser start',
-        value: Math.round(startMs),
-        unit: 'ms',
-      });
-      rows.push({
-        scenario: 'linkedin',
-        metric: 'memory per idle seat (PSS)',
-        value: Math.round(idleMb),
-        unit: 'MB',
-      });
-      for (const seat of idle) await browsers.close(teamId, seat.seatId);
-
-      // One active seat: visits, likes, messages and withdrawals in a loop, unpaced.
-      const active = seats[IDLE_SEATS]!;
-      const driver = createChromiumDriver(
-        { teamId, seatId: active.seatId },
-        { browsers, baseUrl: replica.url },
-      );
-      for (const p of replica.state.people) {
-        replica.state.relations['sam-sender'] = {
-          ...replica.state.relations['sam-sender'],
-          [p.slug]: 'connected',
-        };
-      }
-      const request = (type: ActionType, slug: string, text: string | null = null): ActionRequest => ({
-        teamId,
-        taskUuid: `bench-${Math.random()}`,
-        type,
-        senderProfileUuid: active.sender,
-        lead: {
-          uuid: slug,
-          first_name: null,
-          last_name: null,
-          name: null,
-          ln_member_id: null,
-          ln_id: null,
-          sn_id: null,
-          linkedin: slug,
-          work_email: null,
-          personal_email: null,
+      const perProcess = deps.config.linkedin.seatsPerBrowserProcess;
+      const now = await measure(
+        {
+          name: `${perProcess} seats per process, idle page closed`,
+          seatsPerBrowserProcess: perProcess,
+          pageIdleMs: PAGE_IDLE_MS,
         },
-        text,
-        subject: null,
-        attachments: [],
-        options: {},
-        at: new Date(),
-      });
-      await driver.perform(request('linkedin_visit_profile', 'person-0'));
-      let actions = 0;
-      let failures = 0;
-      const until = performance.now() + ACTIVE_SECONDS * 1000;
-      while (performance.now() < until) {
-        const slug = `person-${actions % 9}`;
-        const kind = actions % 2 === 0 ? 'linkedin_visit_profile' : 'linkedin_send_message';
-        const outcome = await driver.perform(
-          request(kind, slug, kind === 'linkedin_send_message' ? `Hello ${actions}` : null),
-        );
-        if (!outcome.ok) failures += 1;
-        actions += 1;
-      }
-      const perMinute = (actions / ACTIVE_SECONDS) * 60;
-      const activeMb = treePssKb(seatBrowserPid(seatProfileDir(dataDir, teamId, active.seatId)) ?? -1) / 1024;
-      log(
-        `active seat: ${perMinute.toFixed(0)} actions/min (${failures} failed), ${activeMb.toFixed(0)} MB PSS`,
+        deps,
+        replica,
+        log,
       );
-      rows.push({
+      const row = (metric: string, value: number, unit: string, extra: Partial<BenchRow> = {}): BenchRow => ({
         scenario: 'linkedin',
-        metric: 'actions per minute, one seat, unpaced',
-        value: Math.round(perMinute),
-        unit: '/min',
+        metric,
+        value,
+        unit,
+        ...extra,
       });
-      rows.push({
-        scenario: 'linkedin',
-        metric: 'memory per active seat (PSS)',
-        value: Math.round(activeMb),
-        unit: 'MB',
-      });
-      rows.push({
-        scenario: 'linkedin',
-        metric: `20 seats open at once (x idle seat)`,
-        value: Math.round(idleMb * 20),
-        unit: 'MB',
-        goal: `< ${Math.round(os.totalmem() / 1024 / 1024)} MB of this machine`,
-        pass: idleMb * 20 < os.totalmem() / 1024 / 1024,
-      });
+      const perGb = (mb: number) => Math.round((1024 / mb) * 10) / 10;
+      return [
+        row('seat start (shared process)', Math.round(now.startMs), 'ms', {
+          baseline: Math.round(before.startMs),
+        }),
+        row('memory per idle seat (PSS)', Math.round(now.idleMb), 'MB', {
+          baseline: Math.round(before.idleMb),
+          goal: '<= 80 MB',
+          pass: now.idleMb <= 80,
+        }),
+        row('memory per active seat (PSS)', Math.round(now.activeMb), 'MB', {
+          baseline: Math.round(before.activeMb),
+          goal: '<= 200 MB',
+          pass: now.activeMb <= 200,
+        }),
+        row('idle seats per GB', perGb(now.idleMb), 'seats', { baseline: perGb(before.idleMb) }),
+        row('active seats per GB', perGb(now.activeMb), 'seats', { baseline: perGb(before.activeMb) }),
+        row(`actions per minute, ${SEATS} seats at once, unpaced`, Math.round(now.perMinute), '/min', {
+          baseline: Math.round(before.perMinute),
+        }),
+        row('failed actions', now.failures, '', { baseline: before.failures }),
+      ];
     } finally {
-      await browsers.closeAll();
       await replica.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
       await deps.handle.close();
     }
-    return rows;
   },
 };

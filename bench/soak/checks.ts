@@ -17,6 +17,8 @@ export async function checkInvariants(options: {
   webhookSecret: string;
   /** The sender's daily and weekly invitation limit: notes may still wait once the network got this many. */
   invitationLimit: number;
+  /** The sender the notes are queued for (its invitations count against the limit). */
+  noteSenderUuid: string;
 }): Promise<Check[]> {
   const { db, teamId, state } = options;
   const checks: Check[] = [];
@@ -67,6 +69,7 @@ export async function checkInvariants(options: {
   const { rows: network } = await sql<{ n: number }>`
     select count(*)::int as n from sandbox_linkedin_actions
     where team_id = ${teamId} and action = 'linkedin_send_connection_request'
+      and sender_profile_uuid = ${options.noteSenderUuid}
   `.execute(db);
   const limited = network[0]!.n >= options.invitationLimit;
   const count = (status: string) => messages.find((m) => m.status === status)?.n ?? 0;
@@ -77,7 +80,7 @@ export async function checkInvariants(options: {
       messages.every((m) => m.unexplained === 0),
     detail: `${noted.length} accepted (${found.length} of ${state.unsure.length} cut requests found): ${
       messages.map((m) => `${m.status} ${m.n}`).join(', ') || 'none'
-    }; ${network[0]!.n} invitations sent, limit ${options.invitationLimit}`,
+    }; ${network[0]!.n} invitations sent by their sender, limit ${options.invitationLimit}`,
   });
 
   const { rows: twice } = await sql<{ n: number; sent: number }>`
@@ -118,16 +121,15 @@ export async function checkInvariants(options: {
     }`,
   });
 
+  // Checked as the receiver would have when it arrived: a 30-minute run's early deliveries are older than
+  // the library's 5-minute timestamp tolerance by the time the checks run.
   const webhook = new Webhook(options.webhookSecret);
   let unsigned = 0;
   const delivered = new Set<string>();
   for (const request of options.hooks) {
-    try {
-      const payload = webhook.verify(request.body, request.headers) as { contact?: { uuid?: string } };
-      if (payload.contact?.uuid) delivered.add(payload.contact.uuid);
-    } catch {
-      unsigned += 1;
-    }
+    const payload = verifiedAtReceipt(webhook, request) as { contact?: { uuid?: string } } | null;
+    if (payload === null) unsigned += 1;
+    else if (payload.contact?.uuid) delivered.add(payload.contact.uuid);
   }
   const { rows: sent } = await sql<{ lead_uuid: string }>`
     select distinct lead_uuid from sandbox_linkedin_actions
@@ -163,4 +165,15 @@ export async function checkInvariants(options: {
     detail: `contacts ${c.lead_deltas}/${c.leads}, enrollments ${c.fl_deltas}/${c.fl}, tasks ${c.task_deltas}/${c.tasks} (counter/recount)`,
   });
   return checks;
+}
+
+/** The payload when the request was signed with the secret and sent at most 5 minutes before it arrived. */
+function verifiedAtReceipt(webhook: Webhook, request: ReceivedRequest): unknown {
+  const id = request.headers['webhook-id'];
+  const timestamp = Number(request.headers['webhook-timestamp']);
+  if (!id || !Number.isFinite(timestamp) || Math.abs(request.receivedAt / 1000 - timestamp) > 300)
+    return null;
+  const expected = webhook.sign(id, new Date(timestamp * 1000), request.body);
+  const given = (request.headers['webhook-signature'] ?? '').split(' ');
+  return given.includes(expected) ? JSON.parse(request.body) : null;
 }

@@ -70,8 +70,11 @@ async function call(
   let json: unknown;
   let retries = 0;
   let failure: string | undefined;
+  // A random process first, the next one after each failure (as a load balancer that skips a process
+  // whose port refuses would).
+  const first = Math.floor(Math.random() * target.apis.length);
   for (; retries <= RETRIES; retries += 1) {
-    const api = target.apis[Math.floor(Math.random() * target.apis.length)]!;
+    const api = target.apis[(first + retries) % target.apis.length]!;
     let refused = false;
     try {
       const response = await fetch(`${api.base}${url}`, {
@@ -114,7 +117,7 @@ function takeFree(state: LoadState, count: number): string[] {
   return uuids;
 }
 
-/** One request of the mix, by n % 20: create 7, search 4, enrol 4, tasks 2, LinkedIn note 2, import 1. */
+/** One request of the mix, by n % 20: create 7, search 4, enroll 4, tasks 2, LinkedIn note 2, import 1. */
 async function one(target: Target, state: LoadState, n: number): Promise<void> {
   const pick = n % 20;
   if (pick < 7) {

@@ -8,6 +8,7 @@
 // replica.ts, where actions are recorded.
 
 import { MESSENGER_SCRIPT, type MessagingVariant } from './replica-messaging.js';
+import { NETWORK_SCRIPT } from './replica-network.js';
 
 export type ReplicaMode = {
   spa?: boolean;
@@ -60,7 +61,7 @@ function shellScript(mode: ReplicaMode): string {
       document.querySelector('main').replaceChildren(...Array.from(next.childNodes).map((n) => document.importNode(n, true)));
     });`
     : '';
-  return `<script>${upload}${spa}${MESSENGER_SCRIPT}</script>`;
+  return `<script>${upload}${spa}${MESSENGER_SCRIPT}${NETWORK_SCRIPT}</script>`;
 }
 
 /** The final HTML of a replica page under `mode`. */

@@ -16,6 +16,7 @@ import {
   messagingPage,
   slugOfConversation,
 } from './replica-messaging.js';
+import { connectionCards, SENT_CONFIRM, sentCards } from './replica-network.js';
 import { sduiProfile } from './replica-sdui.js';
 import { type ReplicaMode, shape } from './replica-shell.js';
 
@@ -588,31 +589,32 @@ export async function startReplica(
       if (path === '/mynetwork/invite-connect/connections/') {
         // Connections, most recently added first, each with the date it was made.
         const dates = state.connectedAt?.[me] ?? {};
-        const cards = Object.entries(state.relations[me] ?? {})
+        const listed = Object.entries(state.relations[me] ?? {})
           .filter(([, r]) => r === 'connected')
           .map(([slug]) => ({ slug, at: dates[slug] ?? null }))
           .sort((a, b) => (b.at ?? '').localeCompare(a.at ?? ''))
           .map(({ slug, at }) => {
             const p = person(slug)!;
-            return `<li data-field="connection" data-person="${esc(slug)}"><a href="/in/${esc(slug)}/">${esc(fullName(p))}</a><span>${esc(p.headline)}</span>${at ? `<time datetime="${esc(at)}">Connected on ${esc(at.slice(0, 10))}</time>` : ''}</li>`;
-          })
-          .join('');
+            return { slug, at, name: fullName(p), headline: p.headline };
+          });
+        const cards = connectionCards(listed, mode.layout ?? 'legacy');
         return send(
           200,
           page('Connections', `<h1>Connections</h1>${cards ? `<ul>${cards}</ul>` : EMPTY}`, me),
         );
       }
       if (path === '/mynetwork/invitation-manager/sent/') {
-        const pending = Object.entries(state.relations[me] ?? {}).filter(([, r]) => r === 'pending');
-        const cards = pending
-          .map(([slug]) => {
-            const p = person(slug)!;
-            return `<li data-field="invitation"><a href="/in/${esc(slug)}/">${esc(fullName(p))}</a>
-              <button data-view-name="sent-invitations-withdraw-single" onclick="this.nextElementSibling.hidden=false">Withdraw</button>
-              <div role="alertdialog" hidden><form method="post" action="/replica/withdraw"><input type="hidden" name="to" value="${esc(slug)}"><button type="submit" data-action="confirm">Withdraw</button></form></div></li>`;
-          })
-          .join('');
-        return send(200, page('Sent invitations', cards ? `<ul>${cards}</ul>` : EMPTY, me));
+        const pending = Object.entries(state.relations[me] ?? {})
+          .filter(([, r]) => r === 'pending')
+          .map(([slug]) => ({ slug, name: fullName(person(slug)!) }));
+        const layout = mode.layout ?? 'legacy';
+        const cards = sentCards(pending, layout, Number(url.searchParams.get('start') ?? 0));
+        if (url.searchParams.get('fragment')) {
+          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+          return res.end(cards);
+        }
+        const after = layout === 'sdui' ? SENT_CONFIRM : '';
+        return send(200, page('Sent invitations', cards ? `<ul>${cards}</ul>` : EMPTY, me, after));
       }
       match = /^\/search\/results\/(people|companies)\/?$/.exec(path);
       if (match) {

@@ -151,6 +151,35 @@ describe('auth changes apply at once', () => {
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 
+  it('ends a browser session deleted by another connection within a second, and at once on sign-out', async () => {
+    const signedIn = async () => {
+      const link = await ctx.services.accounts.issuePasswordLink(alice.email);
+      const res = await ctx.request(null, {
+        method: 'POST',
+        url: '/id/api/password-links/redeem',
+        payload: { token: new URL(link.url).hash.replace('#token=', ''), password: 'a long enough password' },
+      });
+      expect(res.statusCode).toBe(201);
+      return {
+        cookie: `lf_session=${res.cookies.find((c) => c.name === 'lf_session')?.value}`,
+        'x-csrf-token': res.json().csrf_token as string,
+      };
+    };
+    const session = await signedIn();
+    expect((await current(session)).statusCode).toBe(200);
+    // Cached now (the cache lifetime is a minute): only the trigger's notification can end it.
+    const started = Date.now();
+    await elsewhere('delete from user_sessions where user_id = $1', [alice.userId]);
+    await waitFor(async () => (await current(session)).statusCode === 401, 1_000, 10);
+    expect(Date.now() - started).toBeLessThan(1_000);
+
+    const next = await signedIn();
+    expect((await current(next)).statusCode).toBe(200);
+    const out = await ctx.request(null, { method: 'DELETE', url: '/id/api/sessions/current', headers: next });
+    expect(out.statusCode).toBe(204);
+    expect((await current(next)).statusCode).toBe(401);
+  });
+
   it('shows a membership added elsewhere to every key of the user at once', async () => {
     const dave = await ctx.createUser('Dave');
     const second = await ctx.services.identity.createApiKeyForEmail(dave.email);

@@ -13,12 +13,8 @@ const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs|css)$/;
 
 /** Files over the limit today, each being split by someone. Strike a file once it is under the limit. */
 const KNOWN_OVER_LIMIT: string[] = [
-  'src/modules/browsers/chromium/seat-browsers.ts',
-  'src/modules/data-sources/data-sources.run.test.ts',
   'src/modules/email/email.flow.test.ts',
-  'src/modules/email/emails/emails.routes.test.ts',
   'src/modules/engine/engine.flow.test.ts',
-  'src/modules/files/exports.routes.test.ts',
   'src/modules/files/import-leads.routes.test.ts',
   'src/modules/linkedin-messages/linkedin-messages.routes.test.ts',
 ];

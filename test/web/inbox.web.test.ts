@@ -12,7 +12,13 @@ import { addToSandboxInbox } from '../../src/modules/browsers/sandbox/sandbox-in
 import { syncSeat } from '../../src/modules/linkedin-messages/linkedin-sync.js';
 import { enroll, makeFlow, makeSandboxSeat } from '../automation-factories.js';
 import { makeLeads, makeList } from '../factories.js';
-import { expectAccessible, startWebHarness, type WebHarness, webTestsUnavailable } from './web-harness.js';
+import {
+  expectAccessible,
+  expectNoHorizontalOverflow,
+  startWebHarness,
+  type WebHarness,
+  webTestsUnavailable,
+} from './web-harness.js';
 
 const XSS = '<img src=x onerror="window.__xss=1">';
 
@@ -212,8 +218,15 @@ describe.skipIf(webTestsUnavailable)('web application: inbox', { timeout: 120_00
   it('fits a phone: the list, then the thread with a way back', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();
+    await page.getByRole('button', { name: /^Ada Lovelace/ }).waitFor();
+    await expectNoHorizontalOverflow(page, 'the conversations on a phone');
     await page.getByRole('button', { name: /^Ada Lovelace/ }).click();
     await page.getByRole('list', { name: 'Messages with Ada Lovelace' }).waitFor();
+    await expectNoHorizontalOverflow(page, 'a thread on a phone');
+    const send = page.getByRole('button', { name: 'Send LinkedIn message' });
+    await send.scrollIntoViewIfNeeded();
+    const box = await send.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
     await expectAccessible(page, 'inbox on a phone');
     await page.getByRole('button', { name: 'Back to conversations' }).click();
     await page.getByRole('list', { name: 'Conversations' }).waitFor();

@@ -62,7 +62,10 @@ describe.skipIf(webTestsUnavailable)('web application: saved views', { timeout: 
       ],
     );
     await page.goto('/contacts');
-    await expect.poll(async () => (await views()).map((v) => v.name)).toEqual(['Old local']);
+    // The move runs after the page's first rows (a few seconds on a loaded machine).
+    await expect
+      .poll(async () => (await views()).map((v) => v.name), { timeout: 15_000 })
+      .toEqual(['Old local']);
     expect((await views())[0]).toMatchObject({ page: 'contacts', sort: { field: 'name', direction: 'asc' } });
     expect(await page.evaluate((k) => window.localStorage.getItem(k), key)).toBeNull();
   });
@@ -124,7 +127,9 @@ describe.skipIf(webTestsUnavailable)('web application: saved views', { timeout: 
       .getByRole('dialog', { name: 'Please confirm' })
       .getByRole('button', { name: 'Delete view' })
       .click();
-    await expect.poll(async () => (await views()).map((v) => v.name)).toEqual(['Happy customers']);
+    await expect
+      .poll(async () => (await views()).map((v) => v.name), { timeout: 10_000 })
+      .toEqual(['Happy customers']);
   });
 
   it('saves the task list’s filters and picks them again', async () => {

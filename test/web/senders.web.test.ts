@@ -1,6 +1,6 @@
 // The senders pages in a real browser: a sender profile created with its week and a limit, a LinkedIn
 // seat connected with its login link shown and its status after a run, a mailbox whose connection check
-// fails told in words and listed among the mailbox errors - with axe-core on each page.
+// fails told in words and listed among the mailbox errors, a seat's proxy shown and changed - with axe-core on each page.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOAuthStandIn } from '../../src/modules/email/oauth/oauth.stand-in.js';
@@ -64,6 +64,33 @@ describe.skipIf(webTestsUnavailable)('web application: senders', { timeout: 120_
     await page.getByRole('button', { name: 'Run Anna Smith' }).click();
     await table.getByText('Needs a login').waitFor();
     await expectAccessible(page, 'LinkedIn seats');
+  });
+
+  it('shows and changes a seat’s proxy, a refusal under its field', async () => {
+    const table = page.getByRole('table', { name: 'LinkedIn seats' });
+    await table.getByRole('cell', { name: 'None', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Proxy of Anna Smith' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Proxy of Anna Smith' });
+    await dialog.getByRole('textbox', { name: 'Proxy type' }).click();
+    await page.getByRole('option', { name: /^SOCKS5/ }).click();
+    await dialog.getByRole('textbox', { name: 'Host' }).fill('proxy.example.com');
+    await dialog.getByRole('textbox', { name: 'Port' }).fill('1080');
+    await dialog.getByRole('textbox', { name: 'User name' }).fill('anna');
+    await dialog.getByRole('button', { name: 'Save proxy' }).click();
+    // The API's refusal sits under the field it names (SOCKS5 takes no credentials).
+    const userName = dialog.getByRole('textbox', { name: 'User name' });
+    await expect.poll(() => userName.getAttribute('aria-invalid')).toBe('true');
+    await expectAccessible(page, 'a proxy refused');
+    await userName.fill('');
+    await dialog.getByRole('textbox', { name: 'Proxy country' }).fill('de');
+    await dialog.getByRole('button', { name: 'Save proxy' }).click();
+    await table.getByRole('cell', { name: 'socks5://proxy.example.com:1080 · DE' }).waitFor();
+    const seat = await web.ctx.db
+      .selectFrom('linkedin_browsers')
+      .select(['proxy_country_code'])
+      .where('team_id', '=', web.owner.teamId)
+      .executeTakeFirstOrThrow();
+    expect(seat.proxy_country_code).toBe('DE');
   });
 
   it('tells in words why a mailbox could not connect, and lists the error', async () => {

@@ -1,12 +1,19 @@
 // The tasks pages in a real browser: "My day" worked from the keyboard (complete, skip, fail with a
 // reason), the task list's mass move on all that match after a confirmation stating the count, a held
-// contact released, stored markup in a to-do's text shown as text - with axe-core on each page.
+// contact released, stored markup in a to-do's text shown as text, both pages on a 390 px phone - with
+// axe-core on each page.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import { insertEnrollment, insertTasks } from '../../src/modules/tasks/tasks.fixtures.js';
 import { makeLeads, makeList } from '../factories.js';
-import { expectAccessible, startWebHarness, type WebHarness, webTestsUnavailable } from './web-harness.js';
+import {
+  expectAccessible,
+  expectNoHorizontalOverflow,
+  startWebHarness,
+  type WebHarness,
+  webTestsUnavailable,
+} from './web-harness.js';
 
 const XSS = '<img src=x onerror="window.__xss=1">';
 
@@ -81,7 +88,30 @@ describe.skipIf(webTestsUnavailable)('web application: tasks', { timeout: 120_00
       .where('uuid', '=', uuid)
       .executeTakeFirst();
 
+  it('fits a phone: my day and the task list, every control reachable', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/tasks');
+    await page.getByRole('list', { name: 'To-dos of Sam Sender' }).getByRole('listitem').first().waitFor();
+    await expectNoHorizontalOverflow(page, 'my day');
+    await expectAccessible(page, 'my day on a phone');
+    await page.getByRole('link', { name: 'All tasks' }).click();
+    await page.getByRole('table', { name: 'Tasks' }).waitFor();
+    await expectNoHorizontalOverflow(page, 'the task list');
+    for (const name of ['Save as new view', 'Complete all that match', 'Skip all that match']) {
+      const button = page.getByRole('button', { name });
+      await button.scrollIntoViewIfNeeded();
+      const box = await button.boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= 390, `${name} within the screen`).toBe(true);
+    }
+    await page.getByRole('button', { name: 'Toggle navigation' }).click();
+    await page.getByRole('link', { name: 'Inbox' }).click();
+    await page.getByRole('heading', { name: /^Inbox/ }).waitFor();
+    await expectNoHorizontalOverflow(page, 'the inbox');
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
   it('works my day from the keyboard, in the schedule’s order', async () => {
+    await page.goto('/contacts');
     await page.getByRole('link', { name: 'Tasks' }).click();
     const list = page.getByRole('list', { name: 'To-dos of Sam Sender' });
     await list.getByRole('listitem').first().waitFor();

@@ -98,3 +98,32 @@ export async function expectAccessible(page: Page, what: string): Promise<void> 
     );
   expect(bad, `accessibility of ${what}`).toEqual([]);
 }
+
+/**
+ * The page fits its viewport's width: nothing scrolls sideways (the document's width, and no element wider
+ * than the viewport outside a scroll container). Answers the widest offenders when there are any.
+ */
+export async function expectNoHorizontalOverflow(page: Page, what: string): Promise<void> {
+  const offenders = await page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const scrolls = (el: Element | null): boolean => {
+      for (let e = el; e && e !== document.body; e = e.parentElement) {
+        const style = getComputedStyle(e);
+        if (['auto', 'scroll', 'hidden'].includes(style.overflowX) && e.scrollWidth > e.clientWidth)
+          return true;
+      }
+      return false;
+    };
+    const wide = Array.from(document.body.querySelectorAll('*'))
+      .filter((el) => el.getBoundingClientRect().right > width + 1 && !scrolls(el.parentElement))
+      .map(
+        (el) =>
+          `${el.tagName.toLowerCase()}${el.getAttribute('aria-label') ? `[${el.getAttribute('aria-label')}]` : ''} right=${Math.round(el.getBoundingClientRect().right)}`,
+      )
+      .slice(0, 5);
+    return document.documentElement.scrollWidth > width
+      ? [`document ${document.documentElement.scrollWidth}px`, ...wide]
+      : wide;
+  });
+  expect(offenders, `${what} fits ${await page.evaluate(() => window.innerWidth)} px`).toEqual([]);
+}

@@ -13,6 +13,7 @@ import {
 import { ApiError } from './api';
 import { AppLayout } from './layout/AppLayout';
 import { analyticsRoutes } from './pages/analytics/routes';
+import { prefetchFirstContacts } from './pages/contacts/contacts-query';
 import { recordRoutes } from './pages/contacts/routes';
 import { flowRoutes } from './pages/flows/routes';
 import { inboxRoutes } from './pages/inbox/routes';
@@ -100,7 +101,13 @@ const routeTree = rootRoute.addChildren([
   inviteRoute,
   appRoute.addChildren([
     indexRoute,
-    page('/contacts', () => import('./pages/contacts/ContactsPage'), 'ContactsPage'),
+    createRoute({
+      getParentRoute: () => appRoute,
+      path: '/contacts',
+      // Not awaited: the first page is read while the page's chunk loads and renders.
+      loader: ({ context }) => prefetchFirstContacts(context.queryClient),
+      component: lazyRouteComponent(() => import('./pages/contacts/ContactsPage'), 'ContactsPage'),
+    }),
     page('/imports', () => import('./pages/imports/ImportPage'), 'ImportPage'),
     settingsRoute.addChildren([
       createRoute({

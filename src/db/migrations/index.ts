@@ -44,6 +44,7 @@ import * as aiLlms from './1220_ai_llms.js';
 import * as emailThreadsOnCitus from './1250_email_threads_on_citus.js';
 import * as seatInviteNotes from './1260_seat_invite_notes.js';
 import * as savedViews from './1270_saved_views.js';
+import * as sessionAuthNotify from './1280_session_auth_notify.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_identity': identity,
@@ -89,4 +90,5 @@ export const migrations: Record<string, Migration> = {
   '1250_email_threads_on_citus': emailThreadsOnCitus,
   '1260_seat_invite_notes': seatInviteNotes,
   '1270_saved_views': savedViews,
+  '1280_session_auth_notify': sessionAuthNotify,
 };

@@ -1,3 +1,4 @@
+// Owner: accounts writes user_passwords, user_sessions, password_tokens, team_invites.
 import type { CreatedAt } from '../../db/column-types.js';
 
 export interface UserPasswordsTable {

@@ -1,4 +1,4 @@
-// A contact's timeline and markers as a flow runs it on the sandbox LinkedIn network: enrolment, the
+// A contact's timeline and markers as a flow runs it on the sandbox LinkedIn network: enrollment, the
 // connection request and its acceptance, a message and the reply, a stage change by the flow, the end -
 // each recorded once, in order, by the transaction that made it happen.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 describe('a flow on the contact\u2019s timeline', () => {
-  it('records enrolment, sends, acceptance, reply, the flow\u2019s stage change and the end; markers count them', async () => {
+  it('records enrollment, sends, acceptance, reply, the flow\u2019s stage change and the end; markers count them', async () => {
     const { db, request } = h.ctx;
     const team = h.user.teamId;
     const sender = await makeSender(db, team);

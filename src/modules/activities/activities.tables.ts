@@ -1,3 +1,4 @@
+// Owner: activities writes activities, activity_count_deltas, lead_markers.
 import type { Generated } from 'kysely';
 import type { CreatedAt, Json } from '../../db/column-types.js';
 

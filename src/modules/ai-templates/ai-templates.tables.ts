@@ -1,3 +1,4 @@
+// Owner: ai-templates writes ai_templates.
 import type { CreatedAt, Defaulted, NullableJson, UpdatedAt } from '../../db/column-types.js';
 
 export type AiTemplateType = 'message' | 'connection_note' | 'email' | 'post_comment';

@@ -1,3 +1,4 @@
+// Owner: ai writes ai_agents.
 import type { CreatedAt, NullableJson, UpdatedAt } from '../../db/column-types.js';
 import type { LlmConfig } from '../ai-templates/ai-templates.tables.js';
 

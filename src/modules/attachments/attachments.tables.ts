@@ -1,3 +1,4 @@
+// Owner: attachments writes attachments.
 import type { CreatedAt, UpdatedAt } from '../../db/column-types.js';
 
 export interface AttachmentsTable {

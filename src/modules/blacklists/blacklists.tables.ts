@@ -1,3 +1,4 @@
+// Owner: blacklists writes leads_blacklist, companies_blacklist.
 import type { CreatedAt, UpdatedAt } from '../../db/column-types.js';
 
 /** Values are stored normalised: lower case, LinkedIn handles parsed, e-mails trimmed. */

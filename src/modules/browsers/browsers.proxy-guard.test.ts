@@ -3,9 +3,6 @@
 // create, update and set-proxy (LEADFLOW_OUTBOUND_* open private ones), and a stored one the guard now
 // refuses stops the browser from starting with the reason on the seat. Chromium is handed the checked
 // address, not the name.
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSender } from '../../../test/automation-factories.js';
 import { createTestContext, type TestContext, type TestUser } from '../../../test/harness.js';
@@ -113,9 +110,8 @@ describe('seat proxies without private targets allowed', () => {
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'leadflow-proxy-'));
     const browsers = createSeatBrowsers({
-      config: { dataDir, linkedin: ctx.config.linkedin },
+      config: { linkedin: ctx.config.linkedin },
       db: ctx.db,
       secretBox: secretBoxOf(ctx.config),
     });
@@ -131,7 +127,6 @@ describe('seat proxies without private targets allowed', () => {
       expect(browsers.openSeats()).toEqual([]);
     } finally {
       await browsers.closeAll();
-      await fs.rm(dataDir, { recursive: true, force: true });
     }
   });
 });

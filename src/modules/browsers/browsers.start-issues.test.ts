@@ -67,7 +67,7 @@ describe('a Chromium seat where Chromium cannot start', () => {
       .returningAll()
       .executeTakeFirstOrThrow();
     const browsers = createSeatBrowsers({
-      config: { dataDir, linkedin: ctx.config.linkedin },
+      config: { linkedin: ctx.config.linkedin },
       db: ctx.db,
       secretBox: secretBoxOf(ctx.config),
       logger,

@@ -1,3 +1,4 @@
+// Owner: browsers writes linkedin_browsers.
 import type { Generated } from 'kysely';
 import type { CreatedAt, Defaulted, Json, NullableJson, UpdatedAt } from '../../db/column-types.js';
 

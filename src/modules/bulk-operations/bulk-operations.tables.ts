@@ -1,3 +1,4 @@
+// Owner: bulk-operations writes bulk_operations.
 import type { CreatedAt, Defaulted, NullableJson, UpdatedAt } from '../../db/column-types.js';
 
 export type BulkOperationStatus = 'queued' | 'processing' | 'done' | 'failed';

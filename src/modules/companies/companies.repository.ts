@@ -4,7 +4,9 @@ import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { orderByClause, type PageRequest } from '../../lib/pagination.js';
 import { deleteActivitiesOfCompanies } from '../activities/activities.repository.js';
+import { unlinkContactsFromCompanies } from '../leads/company-links.js';
 import type { LeadRow } from '../leads/leads.present.js';
+import { deleteNotesOf } from '../notes/notes.repository.js';
 import {
   COMPANY_INTEGER_FIELDS,
   COMPANY_TEXT_ARRAY_FIELDS,
@@ -130,29 +132,42 @@ export async function selectCompanyHolding(
 }
 
 /**
- * Deletes the team's companies matching `where` (alias `c`) in one statement: their contacts keep
- * existing without a company and their notes and own activities go with them. Returns how many companies were deleted.
+ * Deletes the team's companies matching `where` (alias `c`): their contacts keep existing without a
+ * company (unlinked by the contacts module) and their notes and own activities go with them, each
+ * through its owner. Returns how many companies were deleted. Run it in a transaction.
  */
 export async function deleteCompaniesWhere(
-  db: Executor,
+  trx: Executor,
   teamId: number,
   where: RawBuilder<SqlBool>,
 ): Promise<number> {
-  const result = await sql<{ uuids: string[] }>`
-    with deleted as (
-      delete from companies c where c.team_id = ${teamId} and ${where} returning c.uuid
-    ), unlinked as (
-      update leads l set company_uuid = null, updated_at = now()
-      from deleted d where l.team_id = ${teamId} and l.company_uuid = d.uuid
-    ), notes as (
-      delete from notes n using deleted d
-      where n.team_id = ${teamId} and n.object = 'company' and n.object_uuid = d.uuid
-    )
-    select coalesce(array_agg(uuid), '{}') as uuids from deleted
-  `.execute(db);
-  const uuids = result.rows[0]?.uuids ?? [];
-  await deleteActivitiesOfCompanies(db, teamId, uuids);
+  const result = await sql<{ uuid: string }>`
+    delete from companies c where c.team_id = ${teamId} and ${where} returning c.uuid
+  `.execute(trx);
+  const uuids = result.rows.map((row) => row.uuid);
+  if (uuids.length === 0) return 0;
+  await unlinkContactsFromCompanies(trx, teamId, uuids);
+  await deleteNotesOf(trx, teamId, 'company', uuids);
+  await deleteActivitiesOfCompanies(trx, teamId, uuids);
   return uuids.length;
+}
+
+/**
+ * Adds `replacement` (when given) to the companies holding the list `listUuid` and removes that list from
+ * them. Served by the GIN index on lists.
+ */
+export async function replaceListInCompanies(
+  db: Executor,
+  teamId: number,
+  listUuid: string,
+  replacement?: string,
+) {
+  await sql`
+    update companies set
+      lists = array(select distinct unnest(array_remove(lists, ${listUuid}::uuid) || ${replacement ? sql`array[${replacement}::uuid]` : sql`'{}'::uuid[]`})),
+      updated_at = now()
+    where team_id = ${teamId} and lists @> array[${listUuid}::uuid]
+  `.execute(db);
 }
 
 /** Deletes one company of the team (see deleteCompaniesWhere); 0 when there is none. */

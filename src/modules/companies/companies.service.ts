@@ -243,7 +243,7 @@ export function createCompaniesService(deps: { db: Database; config: Pick<Config
     },
 
     async deleteCompany(teamId: number, uuid: string) {
-      const deleted = await repo.deleteCompany(db, teamId, uuid);
+      const deleted = await db.transaction().execute((trx) => repo.deleteCompany(trx, teamId, uuid));
       if (deleted === 0) throw notFound('Company');
     },
 

@@ -1,3 +1,4 @@
+// Owner: companies writes companies.
 import type { CreatedAt, Defaulted, Json, NullableJson, UpdatedAt } from '../../db/column-types.js';
 
 export interface CompaniesTable {

@@ -1,3 +1,4 @@
+// Owner: custom-fields writes custom_fields.
 import type { CreatedAt, Defaulted, UpdatedAt } from '../../db/column-types.js';
 
 export type CustomFieldObject = 'lead' | 'company';

@@ -1,3 +1,4 @@
+// Owner: data-sources writes data_sources.
 import type { CreatedAt, Defaulted, Json, UpdatedAt } from '../../db/column-types.js';
 import type { DataSourceStatus, DataSourceType } from './data-sources.types.js';
 

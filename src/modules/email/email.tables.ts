@@ -1,3 +1,4 @@
+// Owner: email writes mailboxes, mailbox_errors, mailbox_folders, email_bodies, emails.
 import type { CreatedAt, Defaulted, Json, UpdatedAt } from '../../db/column-types.js';
 
 export type MailboxProvider = 'smtp' | 'gmail' | 'outlook';

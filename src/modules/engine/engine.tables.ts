@@ -1,3 +1,4 @@
+// Owner: engine writes lead_signals, contact_source_rotation; engine, enrollments write sender_channel_state; channels writes linkedin_read_pace; browsers writes sandbox_linkedin_actions.
 import type { Generated } from 'kysely';
 import type { Defaulted, Json, NullableJson, UpdatedAt } from '../../db/column-types.js';
 

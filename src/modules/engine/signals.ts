@@ -6,6 +6,7 @@
 import { sql } from 'kysely';
 import type { Database, Executor } from '../../db/database.js';
 import { newId } from '../../lib/ids.js';
+import { REPLY_KINDS, signalOf } from '../channels/channel-specs.js';
 import { endEnrollments } from '../enrollments/enrollment-signals.js';
 import { type EventInput, emitEvents } from '../events/emit.js';
 import { senderObject } from '../events/event-objects.js';
@@ -21,19 +22,6 @@ export type IncomingSignal = {
   externalKey?: string;
   /** For replies: the message (text, subject, linkedin_type...). */
   payload?: Record<string, unknown>;
-};
-
-const REPLY_KINDS: SignalKind[] = ['linkedin_replied', 'linkedin_inmail_replied', 'email_replied'];
-
-/** Conversion kind and the action types whose node earns it. */
-const CONVERSIONS: Partial<Record<SignalKind, { kind: string; types: string[] }>> = {
-  connection_accepted: { kind: 'accepted', types: ['linkedin_send_connection_request'] },
-  linkedin_replied: { kind: 'replied', types: ['linkedin_send_message', 'linkedin_send_connection_request'] },
-  linkedin_inmail_replied: { kind: 'replied', types: ['linkedin_send_inmail'] },
-  email_replied: { kind: 'replied', types: ['email_send_message'] },
-  email_opened: { kind: 'opened', types: ['email_send_message'] },
-  link_clicked: { kind: 'clicked', types: ['email_send_message'] },
-  email_bounced: { kind: 'bounced', types: ['email_send_message'] },
 };
 
 export async function ingestSignals(db: Database, teamId: number, now: Date, signals: IncomingSignal[]) {
@@ -156,7 +144,8 @@ async function applySignals(trx: Executor, teamId: number, now: Date, signals: S
     }
   }
 
-  for (const signal of signals) if (EMAIL_STOPS[signal.kind]) await stopEmailSteps(trx, teamId, signal, now);
+  for (const signal of signals)
+    if (signalOf(signal.kind)?.stopsActions) await stopChannelSteps(trx, teamId, signal, now);
   await countConversions(trx, teamId, signals, now);
   await emitSignalEvents(
     trx,
@@ -175,7 +164,7 @@ async function applySignals(trx: Executor, teamId: number, now: Date, signals: S
 /** Credits each conversion to the latest done action of the matching type in each enrollment (one statement). */
 async function countConversions(trx: Executor, teamId: number, signals: StoredSignal[], now: Date) {
   const rows = signals.flatMap((signal) => {
-    const conversion = CONVERSIONS[signal.kind];
+    const conversion = signalOf(signal.kind)?.conversion;
     return conversion
       ? [
           {
@@ -217,32 +206,19 @@ async function countConversions(trx: Executor, teamId: number, signals: StoredSi
   `.execute(trx);
 }
 
-const SIGNAL_EVENTS: Partial<Record<SignalKind, EventInput['name']>> = {
-  connection_accepted: 'contact_accepted_linkedin_connection_request',
-  linkedin_replied: 'contact_replied_linkedin_message',
-  linkedin_inmail_replied: 'contact_replied_linkedin_inmail',
-  email_replied: 'contact_replied_email',
-  email_opened: 'contact_opened_email',
-  link_clicked: 'contact_clicked_email',
-  email_unsubscribed: 'contact_unsubscribed_email',
-  email_bounced: 'email_bounced',
-};
-
-/** Signals after which the contact gets no more e-mail: their planned e-mail steps are skipped. */
-const EMAIL_STOPS: Partial<Record<SignalKind, string>> = {
-  email_bounced: 'email_bounced',
-  email_unsubscribed: 'email_unsubscribed',
-};
-
-/** Skips the contact's planned (not yet taken) e-mail steps; their enrollments move on. */
-async function stopEmailSteps(trx: Executor, teamId: number, signal: StoredSignal, now: Date) {
-  const code = EMAIL_STOPS[signal.kind];
-  if (!code) return;
+/**
+ * Signals after which the contact gets no more of a channel (a bounce, an unsubscribe: e-mail): the
+ * contact's planned (not yet taken) actions of that channel are skipped; their enrollments move on.
+ */
+async function stopChannelSteps(trx: Executor, teamId: number, signal: StoredSignal, now: Date) {
+  const stop = signalOf(signal.kind);
+  const code = stop?.stopsActions;
+  if (!stop || !code) return;
   await sql`
     with skipped as (
       update tasks t set status = 'skipped', executed_at = ${now}, automation_error_code = ${code},
         error_msg = ${`${code}: the contact gets no more e-mail`}, schedule_at = null, updated_at = ${now}
-      where t.team_id = ${teamId} and t.lead_uuid = ${signal.lead_uuid} and t.type = 'email_send_message'
+      where t.team_id = ${teamId} and t.lead_uuid = ${signal.lead_uuid} and ${stop.spec.taskTypes}
         and t.status = 'in_progress' and t.automation = 'auto' and t.taken_to_execute_at is null
       returning t.flow_lead_uuid
     )
@@ -257,7 +233,7 @@ async function emitSignalEvents(
   items: Array<{ signal: StoredSignal; enrollments: Enrollment[] }>,
   now: Date,
 ) {
-  const named = items.filter((item) => SIGNAL_EVENTS[item.signal.kind]);
+  const named = items.filter((item) => signalOf(item.signal.kind)?.event);
   if (named.length === 0) return;
   const flowOf = (item: (typeof named)[number]) => item.enrollments.find((e) => e.flow_uuid)?.flow_uuid;
   const flowUuids = [...new Set(named.map(flowOf).filter((uuid): uuid is string => Boolean(uuid)))];
@@ -285,7 +261,7 @@ async function emitSignalEvents(
       const { signal } = item;
       const flowUuid = flowOf(item);
       return {
-        name: SIGNAL_EVENTS[signal.kind] as EventInput['name'],
+        name: signalOf(signal.kind)?.event as EventInput['name'],
         leadUuid: signal.lead_uuid,
         sender_profile: senders.get(signal.sender_profile_uuid) ?? null,
         automation: flowUuid ? (flows.get(flowUuid) ?? null) : null,

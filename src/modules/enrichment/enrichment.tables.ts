@@ -1,3 +1,4 @@
+// Owner: enrichment writes credit_ledger, enrichment_queue.
 import type { Generated } from 'kysely';
 import type { CreatedAt, Defaulted } from '../../db/column-types.js';
 

@@ -1,5 +1,5 @@
 // Enrollment, the one way contacts enter a flow (model rule 1): one set-based INSERT ... SELECT for any
-// number of contacts, used by the single enrol endpoint, add-new-lead, the contact mass action and
+// number of contacts, used by the single enroll endpoint, add-new-lead, the contact mass action and
 // self-filling contact sources. A contact enters a flow at most once, ever (the unique key skips
 // contacts already in it); blacklisted contacts never enter.
 

@@ -1,3 +1,4 @@
+// Owner: events writes events.
 import type { Json } from '../../db/column-types.js';
 
 export interface EventsTable {

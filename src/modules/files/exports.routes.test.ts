@@ -1,11 +1,19 @@
+// CSV exports of contacts: columns, formulas neutralised, events, chosen columns, the mass action and
+// a round trip through the import (companies and access: exports.access.test.ts).
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext, type TestUser } from '../../../test/harness.js';
-import { finishedExport, importFile, tempFilesDir } from './files.test-support.js';
+import {
+  download,
+  exportOf,
+  finishedExport,
+  importFile,
+  rowsOf,
+  tempFilesDir,
+} from './files.test-support.js';
 
 let ctx: TestContext;
 let alice: TestUser;
-let bob: TestUser;
 let list: string;
 
 const LEADS_CSV = [
@@ -18,7 +26,6 @@ const LEADS_CSV = [
 beforeAll(async () => {
   ctx = await createTestContext({ config: { filesDir: await tempFilesDir() } });
   alice = await ctx.createUser();
-  bob = await ctx.createUser();
   await ctx.startWorkers();
   list = (
     await ctx.request(alice, { method: 'POST', url: '/leads/api/lists', payload: { name: 'Export me' } })
@@ -45,31 +52,9 @@ beforeAll(async () => {
   expect(record.created_count).toBe(3);
 });
 afterAll(() => ctx.close());
-
-async function exportOf(user: TestUser, kind: 'leads' | 'companies', body: Record<string, unknown>) {
-  const res = await ctx.request(user, {
-    method: 'POST',
-    url: `/leads/api/file-exports/${kind}`,
-    payload: body,
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  expect(res.json().status).toBe('queued');
-  const done = await finishedExport(ctx, user, res.json().uuid);
-  expect(done.status, done.error).toBe('done');
-  return done;
-}
-
-async function download(user: TestUser, body: Record<string, unknown>) {
-  return ctx.request(user, { method: 'POST', url: '/leads/api/file-exports/download', payload: body });
-}
-
-function rowsOf(text: string): Record<string, string>[] {
-  return parse(text, { bom: true, columns: true }) as Record<string, string>[];
-}
-
 describe('exporting contacts', () => {
   it('writes every standard column, list and stage names, tag names and custom fields', async () => {
-    const done = await exportOf(alice, 'leads', { filter: { list_uuid: list } });
+    const done = await exportOf(ctx, alice, 'leads', { filter: { list_uuid: list } });
     expect(done).toMatchObject({
       type: 'contact_export_csv',
       team_id: alice.teamId,
@@ -80,7 +65,7 @@ describe('exporting contacts', () => {
       error: null,
     });
     expect(done.file_name).toMatch(/^leads-export-\d{4}-\d{2}-\d{2}-[0-9a-f]{24}\.csv$/);
-    const res = await download(alice, { file_name: done.file_name });
+    const res = await download(ctx, alice, { file_name: done.file_name });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/csv');
     expect(res.headers['content-disposition']).toBe(`attachment; filename="${done.file_name}"`);
@@ -114,8 +99,8 @@ describe('exporting contacts', () => {
   });
 
   it('neutralises cells a spreadsheet would run as formulas', async () => {
-    const done = await exportOf(alice, 'leads', { filter: { list_uuid: list } });
-    const text = (await download(alice, { uuid: done.uuid })).body;
+    const done = await exportOf(ctx, alice, 'leads', { filter: { list_uuid: list } });
+    const text = (await download(ctx, alice, { uuid: done.uuid })).body;
     const evil = rowsOf(text).find((row) => row.last_name === 'Evil')!;
     expect(evil.first_name).toBe("'=cmd|calc");
     expect(evil.company_name).toBe("'-Minus Corp");
@@ -134,7 +119,7 @@ describe('exporting contacts', () => {
       .where('team_id', '=', alice.teamId)
       .where('name', '=', 'contact_exported')
       .executeTakeFirstOrThrow();
-    const done = await exportOf(alice, 'leads', { filter: { tags: 'is_not_null', list_uuid: list } });
+    const done = await exportOf(ctx, alice, 'leads', { filter: { tags: 'is_not_null', list_uuid: list } });
     expect(done.rows_count).toBe(2);
     const events = await ctx.db
       .selectFrom('events')
@@ -151,11 +136,11 @@ describe('exporting contacts', () => {
   });
 
   it('exports only the asked columns, in order, and refuses unknown ones', async () => {
-    const done = await exportOf(alice, 'leads', {
+    const done = await exportOf(ctx, alice, 'leads', {
       filter: { all: true },
       fields: ['work_email', 'tier', 'tags'],
     });
-    const text = (await download(alice, { file_name: done.file_name })).body;
+    const text = (await download(ctx, alice, { file_name: done.file_name })).body;
     expect(text.replace('\ufeff', '').split('\r\n')[0]).toBe('work_email,tier,tags');
     const bad = await ctx.request(alice, {
       method: 'POST',
@@ -213,7 +198,7 @@ describe('the contact_export_csv mass action', () => {
     });
     const done = await finishedExport(ctx, alice, res.json().export.uuid);
     expect(done).toMatchObject({ status: 'done', rows_count: 2 });
-    const rows = rowsOf((await download(alice, { file_name: done.file_name })).body);
+    const rows = rowsOf((await download(ctx, alice, { file_name: done.file_name })).body);
     expect(rows.map((row) => row.work_email).sort()).toEqual(['ann@acme.io', 'evil@x.io']);
     expect(Object.keys(rows[0]!)).toEqual(['work_email', 'tags']);
 
@@ -239,8 +224,8 @@ describe('the contact_export_csv mass action', () => {
 
 describe('round trip', () => {
   it('re-importing an export finds every contact, and another team gets the same contacts', async () => {
-    const done = await exportOf(alice, 'leads', { filter: { list_uuid: list } });
-    const csv = (await download(alice, { file_name: done.file_name })).rawPayload;
+    const done = await exportOf(ctx, alice, 'leads', { filter: { list_uuid: list } });
+    const csv = (await download(ctx, alice, { file_name: done.file_name })).rawPayload;
     const importable = [
       'first_name',
       'last_name',
@@ -285,117 +270,8 @@ describe('round trip', () => {
       rows
         .map(({ uuid, list_uuid, list_name, pipeline_stage_uuid, created_at, updated_at, ...rest }) => rest)
         .sort((a, b) => a.work_email!.localeCompare(b.work_email!));
-    const again = await exportOf(carol, 'leads', { filter: { all: true } });
-    const carolRows = rowsOf((await download(carol, { file_name: again.file_name })).body);
+    const again = await exportOf(ctx, carol, 'leads', { filter: { all: true } });
+    const carolRows = rowsOf((await download(ctx, carol, { file_name: again.file_name })).body);
     expect(pick(carolRows)).toEqual(pick(rowsOf(csv.toString('utf8'))));
-  });
-});
-
-describe('exporting companies', () => {
-  it('writes company columns with list and tag names and records account_exported events', async () => {
-    const created = await ctx.request(alice, {
-      method: 'POST',
-      url: '/leads/api/companies',
-      payload: {
-        companies: [
-          {
-            name: 'Acme',
-            domain: 'acme.io',
-            industry: 'Tools',
-            tags: ['partner'],
-            hashtags: ['#b2b', '#saas'],
-          },
-          { name: '+Plus GmbH', website: 'https://plus.de' },
-        ],
-        list_uuids: [list],
-      },
-    });
-    expect(created.statusCode, created.body).toBe(200);
-    const done = await exportOf(alice, 'companies', { filter: { lists: [list] } });
-    expect(done).toMatchObject({ type: 'account_export_csv', rows_count: 2 });
-    expect(done.file_name).toMatch(/^companies-export-/);
-    const rows = rowsOf((await download(alice, { file_name: done.file_name })).body);
-    expect(rows.find((row) => row.name === 'Acme')).toMatchObject({
-      domain: 'acme.io',
-      industry: 'Tools',
-      lists: 'Export me',
-      tags: 'partner',
-      hashtags: '#b2b, #saas',
-      pipeline_stage_name: 'New',
-    });
-    expect(rows.map((row) => row.name)).toContain("'+Plus GmbH");
-    const events = await ctx.db
-      .selectFrom('events')
-      .select('payload')
-      .where('team_id', '=', alice.teamId)
-      .where('name', '=', 'account_exported')
-      .execute();
-    expect(events.map((e) => (e.payload as { account: { name: string } }).account.name).sort()).toEqual([
-      '+Plus GmbH',
-      'Acme',
-    ]);
-    const empty = await ctx.request(alice, {
-      method: 'POST',
-      url: '/leads/api/file-exports/companies',
-      payload: { filter: {} },
-    });
-    expect(empty.statusCode).toBe(422);
-  });
-});
-
-describe('records and downloads are the team\u2019s own', () => {
-  it('answers 404 for another team\u2019s export, its file and unknown names', async () => {
-    const done = await exportOf(alice, 'leads', { filter: { all: true } });
-    expect(
-      (await ctx.request(bob, { method: 'GET', url: `/leads/api/file-exports/${done.uuid}` })).statusCode,
-    ).toBe(404);
-    expect((await download(bob, { file_name: done.file_name })).statusCode).toBe(404);
-    expect((await download(bob, { uuid: done.uuid })).statusCode).toBe(404);
-    expect(
-      (await download(alice, { file_name: 'leads-export-2026-01-01-000000000000000000000000.csv' }))
-        .statusCode,
-    ).toBe(404);
-    const listed = await ctx.request(bob, { method: 'GET', url: '/leads/api/file-exports?limit=100' });
-    expect(listed.json().data.map((e: { uuid: string }) => e.uuid)).not.toContain(done.uuid);
-    const own = await ctx.request(alice, {
-      method: 'GET',
-      url: '/leads/api/file-exports?filter[status]=done',
-    });
-    expect(own.json().data.map((e: { uuid: string }) => e.uuid)).toContain(done.uuid);
-  });
-
-  it('refuses names that are paths', async () => {
-    const done = await exportOf(alice, 'leads', { filter: { all: true } });
-    for (const name of [
-      `../${alice.teamId}/${done.file_name}`,
-      `../../exports/${bob.teamId}/x.csv`,
-      '/etc/passwd',
-      '..',
-      `${done.file_name}/..`,
-      'a\\..\\b.csv',
-    ]) {
-      const res = await download(alice, { file_name: name });
-      expect(res.statusCode, name).toBe(422);
-      expect(res.json().error.data).toHaveProperty('file_name');
-    }
-    expect((await download(alice, {})).statusCode).toBe(422);
-  });
-
-  it('does not serve an export before it is done', async () => {
-    const queued = await ctx.db
-      .insertInto('file_exports')
-      .values({
-        team_id: alice.teamId,
-        uuid: '0190a0a0-0000-7000-8000-0000000000aa',
-        type: 'contact_export_csv',
-        status: 'processing',
-        filter: '{"all":true}',
-        file_name: 'leads-export-2026-01-01-aaaaaaaaaaaaaaaaaaaaaaaa.csv',
-        storage_key: `exports/${alice.teamId}/leads-export-2026-01-01-aaaaaaaaaaaaaaaaaaaaaaaa.csv`,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    expect((await download(alice, { file_name: queued.file_name! })).statusCode).toBe(404);
-    expect((await download(alice, { uuid: queued.uuid })).statusCode).toBe(404);
   });
 });

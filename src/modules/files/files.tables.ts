@@ -1,3 +1,4 @@
+// Owner: files writes file_imports, file_exports.
 import type { CreatedAt, Defaulted, Json, NullableJson, UpdatedAt } from '../../db/column-types.js';
 
 export type ImportType = 'csv_leads' | 'csv_companies';

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { expect } from 'vitest';
 import { type TestContext, type TestUser, waitFor } from '../../../test/harness.js';
 import { makeTempDir } from '../../../test/temp-dirs.js';
@@ -142,4 +143,32 @@ export function expectAccounted(record: Counters) {
       record.blacklisted_count +
       record.error_count,
   ).toBe(record.total_rows);
+}
+
+/** Queues an export of `kind` through the API and waits until it is done. */
+export async function exportOf(
+  ctx: TestContext,
+  user: TestUser,
+  kind: 'leads' | 'companies',
+  body: Record<string, unknown>,
+) {
+  const res = await ctx.request(user, {
+    method: 'POST',
+    url: `/leads/api/file-exports/${kind}`,
+    payload: body,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  expect(res.json().status).toBe('queued');
+  const done = await finishedExport(ctx, user, res.json().uuid);
+  expect(done.status, done.error).toBe('done');
+  return done;
+}
+
+export async function download(ctx: TestContext, user: TestUser, body: Record<string, unknown>) {
+  return ctx.request(user, { method: 'POST', url: '/leads/api/file-exports/download', payload: body });
+}
+
+/** The records of a CSV export (its header names the fields). */
+export function rowsOf(text: string): Record<string, string>[] {
+  return parse(text, { bom: true, columns: true }) as Record<string, string>[];
 }

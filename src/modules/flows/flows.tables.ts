@@ -1,3 +1,4 @@
+// Owner: flows writes flow_workspaces, flows, flow_versions, flow_filter_sources, flow_lead_count_deltas; engine, enrollments write flow_leads; engine writes flow_conversion_deltas.
 import type { Generated } from 'kysely';
 import type { CreatedAt, Defaulted, Json, NullableJson, UpdatedAt } from '../../db/column-types.js';
 import type { Schedule } from '../../lib/schedule.js';

@@ -1,7 +1,7 @@
 // Every flows resource from another team's side: each route that names one of Alice's flows, versions,
 // folders or contacts answers Bob as if it did not exist (404, an empty answer, or a 422 naming the
 // field where the uuid sits in a body), and nothing of Alice's changes. Bob's self-filling contact
-// source, whose filter matches every contact, enrols only Bob's contacts.
+// source, whose filter matches every contact, enrolls only Bob's contacts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext, type TestUser } from '../../../test/harness.js';
 import { defaultSchedule } from '../../lib/schedule.js';

@@ -1,7 +1,8 @@
-// What an API process remembers about API keys and users, so a request does not cost a database round
-// trip to authenticate. It is only trusted while this process hears the change notifications of
+// What an API process remembers about API keys, browser sessions and users, so a request does not cost a
+// database round trip to authenticate. It is only trusted while this process hears the change notifications of
 // migration 0420 (`leadflow_auth`, sent by triggers in the changing transaction): a revoked key, a new
-// membership or a changed user drops the entries of that user in every process at once. While the
+// membership, a changed user or an ended session (migration 1280) drops the entries of that user in every
+// process at once. While the
 // LISTEN connection is down nothing is cached (every request reads the database), and when it is back
 // everything cached before is dropped, because notifications may have been missed in between.
 // LEADFLOW_AUTH_CACHE_TTL_MS still bounds how long an entry lives.
@@ -16,6 +17,8 @@ export const AUTH_CHANNEL = 'leadflow_auth';
 export type AuthChange = { user_id?: number | null; key_hash?: string | null };
 
 export type CachedUser = { id: number } & Record<string, unknown>;
+/** A browser session as its lookup answers it (the caller may move its expiry forward in place). */
+export type CachedSession = { userId: number };
 
 export function createAuthCache(options: { ttlMs: number; max?: number }) {
   const enabled = options.ttlMs > 0;
@@ -23,6 +26,7 @@ export function createAuthCache(options: { ttlMs: number; max?: number }) {
   const max = options.max ?? 10_000;
   const keys = new LRUCache<string, ApiKeyIdentity | false>({ max, ttl });
   const users = new LRUCache<number, CachedUser>({ max, ttl });
+  const sessions = new LRUCache<string, CachedSession | false>({ max, ttl });
   let live = false;
   // Bumped by every invalidation: a lookup that started before one must not store what it read, since
   // it may have read the state the invalidation is about.
@@ -32,6 +36,7 @@ export function createAuthCache(options: { ttlMs: number; max?: number }) {
     generation++;
     keys.clear();
     users.clear();
+    sessions.clear();
   }
 
   async function cached<K extends {}, V extends {}>(
@@ -66,17 +71,30 @@ export function createAuthCache(options: { ttlMs: number; max?: number }) {
       return cached(users, userId, load) as Promise<T>;
     },
 
-    /** Drops what a change makes stale: the user's record and every key of that user, and the key. */
+    /** The session of a token hash (every request of the web application), false for none. */
+    session<T extends CachedSession>(tokenHash: string, load: () => Promise<T | false>): Promise<T | false> {
+      return cached(sessions, tokenHash, load) as Promise<T | false>;
+    },
+
+    /**
+     * Drops what a change makes stale: the user's record and every key and session of that user, and
+     * the key or session of the hash.
+     */
     invalidate(change: AuthChange): void {
       generation++;
-      if (typeof change.key_hash === 'string') keys.delete(change.key_hash);
+      if (typeof change.key_hash === 'string') {
+        keys.delete(change.key_hash);
+        sessions.delete(change.key_hash);
+      }
       if (typeof change.user_id === 'number') {
         users.delete(change.user_id);
-        const stale: string[] = [];
-        for (const [hash, identity] of keys.entries()) {
-          if (identity && identity.userId === change.user_id) stale.push(hash);
+        for (const cache of [keys, sessions] as LRUCache<string, { userId: number } | false>[]) {
+          const stale: string[] = [];
+          for (const [hash, entry] of cache.entries()) {
+            if (entry && entry.userId === change.user_id) stale.push(hash);
+          }
+          for (const hash of stale) cache.delete(hash);
         }
-        for (const hash of stale) keys.delete(hash);
       }
     },
 

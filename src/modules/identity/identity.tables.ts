@@ -1,3 +1,4 @@
+// Owner: identity writes users, teams, team_members, api_keys.
 import type { Generated } from 'kysely';
 import type { CreatedAt, Json, UpdatedAt } from '../../db/column-types.js';
 

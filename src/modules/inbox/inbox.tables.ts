@@ -1,3 +1,4 @@
+// Owner: inbox writes email_threads.
 import type { ColumnType } from 'kysely';
 
 /** One e-mail thread per contact, kept by the triggers of migration 1210 (never written by the app). */

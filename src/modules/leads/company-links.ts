@@ -97,3 +97,15 @@ function fromCompanies(teamId: number, companyUuids: string[]) {
     ) l
     where c.team_id = ${teamId} and c.uuid = any(${companyUuids}::uuid[]) and c.name is not null`;
 }
+
+/** Clears the company of the team's contacts linked to one of `companyUuids` (the companies are being deleted). */
+export async function unlinkContactsFromCompanies(
+  db: Executor,
+  teamId: number,
+  companyUuids: string[],
+): Promise<void> {
+  await sql`
+    update leads l set company_uuid = null, updated_at = now()
+    where l.team_id = ${teamId} and l.company_uuid = any(${companyUuids}::uuid[])
+  `.execute(db);
+}

@@ -1,3 +1,4 @@
+// Owner: leads writes leads, lead_tombstones, lead_count_deltas.
 import type {
   CreatedAt,
   Defaulted,

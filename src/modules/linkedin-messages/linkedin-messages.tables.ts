@@ -1,3 +1,4 @@
+// Owner: linkedin-messages writes linkedin_messages, linkedin_conversations, linkedin_sync_state; browsers writes sandbox_linkedin_inbox.
 import type { Generated } from 'kysely';
 import type { CreatedAt, Defaulted, NullableJson, UpdatedAt } from '../../db/column-types.js';
 

@@ -102,21 +102,3 @@ export async function selectListLeadCounts(db: Executor, teamId: number, uuids: 
     .groupBy('lists.uuid')
     .execute();
 }
-
-/**
- * Companies carry a set of list uuids: when a list goes away its uuid leaves every company's set
- * (replaced by `replacement` when the list's members move elsewhere). Served by the GIN index on lists.
- */
-export async function replaceListInCompanies(
-  db: Executor,
-  teamId: number,
-  listUuid: string,
-  replacement?: string,
-) {
-  await sql`
-    update companies set
-      lists = array(select distinct unnest(array_remove(lists, ${listUuid}::uuid) || ${replacement ? sql`array[${replacement}::uuid]` : sql`'{}'::uuid[]`})),
-      updated_at = now()
-    where team_id = ${teamId} and lists @> array[${listUuid}::uuid]
-  `.execute(db);
-}

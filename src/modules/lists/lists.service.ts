@@ -2,6 +2,7 @@ import type { Database } from '../../db/database.js';
 import { AppError, conflict, invalidField, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { envelope, type PageParams, resolvePage } from '../../lib/pagination.js';
+import { replaceListInCompanies } from '../companies/companies.repository.js';
 import { deleteLeadsOfList } from '../leads/lead-deletion.js';
 import { moveListContacts } from '../leads/leads.tracked-update.js';
 import * as repo from './lists.repository.js';
@@ -72,7 +73,7 @@ export function createListsService(deps: { db: Database }) {
             );
           }
         }
-        await repo.replaceListInCompanies(trx, teamId, uuid, options.move_to_list_uuid);
+        await replaceListInCompanies(trx, teamId, uuid, options.move_to_list_uuid);
         await repo.deleteList(trx, teamId, uuid);
       });
     },

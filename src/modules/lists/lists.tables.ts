@@ -1,3 +1,4 @@
+// Owner: lists writes lists.
 import type { CreatedAt, UpdatedAt } from '../../db/column-types.js';
 
 export interface ListsTable {

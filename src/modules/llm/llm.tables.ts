@@ -1,3 +1,4 @@
+// Owner: ai writes llms; llm writes llm_logs.
 import type { CreatedAt, Defaulted, NullableJson, UpdatedAt } from '../../db/column-types.js';
 import type { ChatMessage } from './llm-client.js';
 

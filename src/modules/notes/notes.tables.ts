@@ -1,3 +1,4 @@
+// Owner: notes writes notes.
 import type { CreatedAt, UpdatedAt } from '../../db/column-types.js';
 
 export interface NotesTable {

@@ -1,3 +1,4 @@
+// Owner: pipeline-stages writes pipeline_stages.
 import type { CreatedAt, Defaulted, UpdatedAt } from '../../db/column-types.js';
 
 export type PipelineObject = 'lead' | 'company';

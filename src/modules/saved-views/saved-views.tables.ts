@@ -1,3 +1,4 @@
+// Owner: saved-views writes saved_views.
 import type { CreatedAt, Json, NullableJson, UpdatedAt } from '../../db/column-types.js';
 
 export type SavedViewPage = 'contacts' | 'companies' | 'tasks';

@@ -1,68 +1,59 @@
 // How much a sender profile may do per action type and day: safe defaults, the profile's overrides, a
 // rolling-week cap for connection requests, and the warm-up ramp ("smart limits") for new accounts.
 // Pure functions of the profile and a local date; the engine calls them when it plans a step, and the
-// task timeline shows the same numbers. The figures and the reasoning are in the README ("Sender
+// task timeline shows the same numbers. The defaults and maxima are the channels' (channel-specs.ts). The figures and the reasoning are in the README ("Sender
 // limits").
 import { daysBetween, localDate } from '../../lib/schedule.js';
+import { CHANNEL_SPECS } from '../channels/channel-specs.js';
+
+/** The channels' default limits (channels/channel-specs.ts), by action type, in the API's order. */
+const SPEC_LIMITS = { ...CHANNEL_SPECS.linkedin.limits, ...CHANNEL_SPECS.email.limits };
 
 /** Actions a sender does on a channel, each with its own daily limit. */
-export const SENDER_ACTION_TYPES = [
-  'linkedin_send_connection_request',
-  'linkedin_send_message',
-  'linkedin_send_inmail',
-  'linkedin_visit_profile',
-  'linkedin_like_latest_post',
-  'linkedin_endorse_skills',
-  'linkedin_withdraw_connection_request',
-  'email_send_message',
-] as const;
-export type SenderActionType = (typeof SENDER_ACTION_TYPES)[number];
+export type SenderActionType = keyof typeof SPEC_LIMITS;
+export const SENDER_ACTION_TYPES = Object.keys(SPEC_LIMITS) as readonly SenderActionType[];
 
 /** Actions that also have a cap over a rolling week (LinkedIn counts invitations per week). */
-export const WEEKLY_LIMITED_ACTION_TYPES = ['linkedin_send_connection_request'] as const;
-export type WeeklyLimitedActionType = (typeof WEEKLY_LIMITED_ACTION_TYPES)[number];
+export type WeeklyLimitedActionType = {
+  [K in SenderActionType]: (typeof SPEC_LIMITS)[K] extends { weekly: object } ? K : never;
+}[SenderActionType];
+export const WEEKLY_LIMITED_ACTION_TYPES = SENDER_ACTION_TYPES.filter(
+  (type) => 'weekly' in SPEC_LIMITS[type],
+) as readonly WeeklyLimitedActionType[];
 
 export type DailyLimits = Record<SenderActionType, number>;
 export type WeeklyLimits = Record<WeeklyLimitedActionType, number>;
 
-/**
- * Per local day. Connection requests, messages, InMails and visits are what careful LinkedIn tools
- * ship (about 20 / 40 / 10 / 50); likes, endorsements and withdrawals sit in the published ranges;
- * e-mail follows the 30-50 a day per mailbox cold-e-mail tools advise.
- */
-export const DEFAULT_DAILY_LIMITS: Readonly<DailyLimits> = {
-  linkedin_send_connection_request: 20,
-  linkedin_send_message: 40,
-  linkedin_send_inmail: 10,
-  linkedin_visit_profile: 50,
-  linkedin_like_latest_post: 20,
-  linkedin_endorse_skills: 15,
-  linkedin_withdraw_connection_request: 30,
-  email_send_message: 40,
-};
+function perType<K extends SenderActionType>(
+  types: readonly K[],
+  value: (type: K) => number,
+): Record<K, number> {
+  return Object.fromEntries(types.map((type) => [type, value(type)])) as Record<K, number>;
+}
 
-/** Per rolling 7 days: LinkedIn's own invitation limit is about 100 a week. */
-export const DEFAULT_WEEKLY_LIMITS: Readonly<WeeklyLimits> = {
-  linkedin_send_connection_request: 100,
-};
+const weeklyOf = (type: WeeklyLimitedActionType) => SPEC_LIMITS[type].weekly;
 
-/**
- * The most an override may ask for: above these, accounts get restricted (LinkedIn) or blocked by the
- * provider (Google Workspace stops at 2,000 e-mails a day).
- */
-export const MAX_DAILY_LIMITS: Readonly<DailyLimits> = {
-  linkedin_send_connection_request: 100,
-  linkedin_send_message: 250,
-  linkedin_send_inmail: 100,
-  linkedin_visit_profile: 500,
-  linkedin_like_latest_post: 200,
-  linkedin_endorse_skills: 200,
-  linkedin_withdraw_connection_request: 200,
-  email_send_message: 2000,
-};
-export const MAX_WEEKLY_LIMITS: Readonly<WeeklyLimits> = {
-  linkedin_send_connection_request: 300,
-};
+/** Per local day (the figures and their sources are in the channel specs). */
+export const DEFAULT_DAILY_LIMITS: Readonly<DailyLimits> = perType(
+  SENDER_ACTION_TYPES,
+  (t) => SPEC_LIMITS[t].daily,
+);
+
+/** Per rolling 7 days. */
+export const DEFAULT_WEEKLY_LIMITS: Readonly<WeeklyLimits> = perType(
+  WEEKLY_LIMITED_ACTION_TYPES,
+  (t) => weeklyOf(t).default,
+);
+
+/** The most an override may ask for: above these, accounts get restricted or blocked by the provider. */
+export const MAX_DAILY_LIMITS: Readonly<DailyLimits> = perType(
+  SENDER_ACTION_TYPES,
+  (t) => SPEC_LIMITS[t].maxDaily,
+);
+export const MAX_WEEKLY_LIMITS: Readonly<WeeklyLimits> = perType(
+  WEEKLY_LIMITED_ACTION_TYPES,
+  (t) => weeklyOf(t).max,
+);
 
 /**
  * The warm-up ramp: the share of each daily limit a profile with smart limits may use in its first

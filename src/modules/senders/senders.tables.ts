@@ -1,3 +1,4 @@
+// Owner: senders writes sender_profiles.
 import type { CreatedAt, Defaulted, Json, UpdatedAt } from '../../db/column-types.js';
 import type { Schedule } from '../../lib/schedule.js';
 

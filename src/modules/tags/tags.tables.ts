@@ -1,3 +1,4 @@
+// Owner: tags writes tags.
 import type { CreatedAt, UpdatedAt } from '../../db/column-types.js';
 
 export interface TagsTable {

@@ -1,3 +1,4 @@
+// Owner: engine, enrollments, tasks write tasks, task_count_deltas.
 import type { Generated } from 'kysely';
 import type { CreatedAt, Defaulted, NullableJson, UpdatedAt } from '../../db/column-types.js';
 

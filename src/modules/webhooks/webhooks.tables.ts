@@ -1,3 +1,4 @@
+// Owner: webhooks writes webhooks, webhook_deliveries.
 import type { CreatedAt, Defaulted, NullableJson, UpdatedAt } from '../../db/column-types.js';
 
 export type WebhookStatus = 'on' | 'off';

@@ -28,8 +28,9 @@ export const visibilityOf = (ids: string[], columns: string[], fallback: Visibil
 
 export const savedViewsKey = (page: ViewPage) => ['saved-views', page] as const;
 
-export function useSavedViews(page: ViewPage) {
+export function useSavedViews(page: ViewPage, enabled = true) {
   return useQuery({
+    enabled,
     queryKey: savedViewsKey(page),
     queryFn: async () =>
       (
@@ -57,9 +58,11 @@ export function SavedViews(props: {
   noun: string;
   current: ViewContent;
   onOpen: (view: SavedView) => void;
+  /** False defers reading the views (a table's first rows first); true unless given. */
+  enabled?: boolean;
 }) {
   const queryClient = useQueryClient();
-  const views = useSavedViews(props.page);
+  const views = useSavedViews(props.page, props.enabled ?? true);
   const [picked, setPicked] = useState<string | null>(null);
   const [naming, setNaming] = useState<Naming>();
   const [name, setName] = useState('');

@@ -12,8 +12,8 @@ import {
 } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type ReactNode, useMemo, useRef } from 'react';
+import { PAGE_SIZE } from './paging';
 
-export const PAGE_SIZE = 100;
 const ROW_HEIGHT = 41;
 
 export type Page<T> = { data: T[]; total: number };

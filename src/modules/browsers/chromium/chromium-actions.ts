@@ -9,6 +9,7 @@ import type { AttachmentFile } from '../../attachments/attachment-files.js';
 import type { ActionOutcome, ActionRequest, OutcomeCheck } from '../../channels/driver.js';
 import { type Pages, present, stop } from './chromium-pages.js';
 import { SELECTORS as S } from './linkedin-pages.js';
+import { LABELS } from './linkedin-selectors.js';
 
 /** Our messages in the open thread that read exactly `text`. */
 const ownMessages = (page: Page, text: string) =>
@@ -173,8 +174,22 @@ async function sentCard(p: Pages, page: Page, handle: string) {
   if ((await p.content(page, S.invitations.card, 'sent invitations', 'invitations.card')) === 'empty')
     return null;
   const card = invitationCard(page, handle);
+  // The list comes in parts: "Load more" until the card shows or nothing more loads.
+  const more = page.getByRole('button', { name: LOAD_MORE }).first();
+  for (let i = 0; i < 50 && !(await present(card)); i += 1) {
+    if (!(await present(more))) break;
+    const cards = await page.locator(S.invitations.card).count();
+    await more.click({ timeout: p.timeout });
+    await p.until(
+      page,
+      [['loaded', async () => (await page.locator(S.invitations.card).count()) > cards]],
+      p.timeout,
+    );
+  }
   return (await card.count()) > 0 ? card.first() : null;
 }
+
+const LOAD_MORE = new RegExp(`^(${Object.values(LABELS.loadMore).join('|')})$`, 'i');
 
 export async function withdraw(p: Pages, page: Page, handle: string): Promise<ActionOutcome> {
   const card = await sentCard(p, page, handle);

@@ -3,8 +3,6 @@
 // uploaded, and sent with the text - the replica records its name. A file deleted before the send is
 // refused (not_found) without opening the browser.
 import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSender } from '../../../../test/automation-factories.js';
 import { makeLeads, makeList } from '../../../../test/factories.js';
@@ -32,7 +30,6 @@ describe('LinkedIn message attachments through a chromium seat', {
   let user: TestUser;
   let replica: Replica;
   let browsers: SeatBrowsers;
-  let dataDir: string;
   let filesDir: string;
   let senderUuid: string;
   let leadUuid: string;
@@ -42,12 +39,11 @@ describe('LinkedIn message attachments through a chromium seat', {
   beforeAll(async () => {
     replica = await startReplica();
     filesDir = await tempFilesDir();
-    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'leadflow-li-files-'));
     ctx = await createTestContext({ config: { filesDir } });
     user = await ctx.createUser();
     const box = secretBoxOf(ctx.config);
     browsers = createSeatBrowsers({
-      config: { dataDir, linkedin: { ...ctx.config.linkedin, maxOpenBrowsers: 1 } },
+      config: { linkedin: { ...ctx.config.linkedin, maxOpenBrowsers: 1 } },
       db: ctx.db,
       secretBox: box,
       onContext: guard.install,
@@ -100,7 +96,6 @@ describe('LinkedIn message attachments through a chromium seat', {
     await browsers?.closeAll();
     await replica?.close();
     await ctx?.close();
-    if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
     if (filesDir) await fs.rm(filesDir, { recursive: true, force: true });
     guard.assertNothingLeft();
   });

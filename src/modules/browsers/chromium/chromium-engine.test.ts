@@ -1,9 +1,6 @@
 // End to end: a flow whose sender has a chromium seat sends its connection request through the engine,
 // the seat's real headless Chromium and the LinkedIn replica - once; a lost LinkedIn session turns the
 // seat to login_issue, parks the sender's enrollment and emits sender_profile_issue.
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enroll, makeContacts, makeFlow, makeSender } from '../../../../test/automation-factories.js';
 import { createEngineHarness, type EngineHarness } from '../../../../test/engine-harness.js';
@@ -21,7 +18,6 @@ describe('a flow on a chromium seat', { skip: !CHROMIUM, timeout: 180_000 }, () 
   let h: EngineHarness;
   let replica: Replica;
   let browsers: SeatBrowsers;
-  let dataDir: string;
   let token: string;
   let senderUuid: string;
   let seatId: number;
@@ -29,7 +25,6 @@ describe('a flow on a chromium seat', { skip: !CHROMIUM, timeout: 180_000 }, () 
 
   beforeAll(async () => {
     replica = await startReplica();
-    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'leadflow-li-engine-'));
     let pool: SeatBrowsers | undefined;
     h = await createEngineHarness({
       env: { LEADFLOW_LINKEDIN_URL: replica.url },
@@ -44,7 +39,7 @@ describe('a flow on a chromium seat', { skip: !CHROMIUM, timeout: 180_000 }, () 
       },
     });
     browsers = createSeatBrowsers({
-      config: { dataDir, linkedin: h.ctx.config.linkedin },
+      config: { linkedin: h.ctx.config.linkedin },
       db: h.ctx.db,
       secretBox: secretBoxOf(h.ctx.config),
       onContext: guard.install,
@@ -77,7 +72,6 @@ describe('a flow on a chromium seat', { skip: !CHROMIUM, timeout: 180_000 }, () 
     await browsers?.closeAll();
     await replica?.close();
     await h?.close();
-    if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
     guard.assertNothingLeft();
   });
 

@@ -11,7 +11,8 @@ import {
   stop,
 } from './chromium-pages.js';
 import { readFailure } from './chromium-reads.js';
-import { SELECTORS as S } from './linkedin-pages.js';
+import { connectedAt } from './connected-dates.js';
+import { profileHandle, SELECTORS as S } from './linkedin-pages.js';
 import { conversationsOf } from './messenger-json.js';
 
 type InboxRow = {
@@ -120,15 +121,24 @@ export function createChromiumInbox(seat: ChromiumSeat, options: ChromiumOptions
             stop('transient', `Expected the connections page, got ${page.url()}.`);
           }
           await p.content(page, S.connections.card, 'connections page', 'connections.card');
-          const connections = await page.locator(S.connections.card).evaluateAll(
+          const cards = await page.locator(S.connections.card).evaluateAll(
             (nodes, sel) =>
               nodes.map((node) => ({
                 person: node.getAttribute('data-person') ?? '',
+                href: node.querySelector(sel.name)?.getAttribute('href') ?? '',
                 name: node.querySelector(sel.name)?.textContent?.trim() ?? '',
                 at: node.querySelector(sel.date)?.getAttribute('datetime') ?? '',
+                text: node.textContent ?? '',
               })),
             { name: S.connections.name, date: S.connections.date },
           );
+          // The server-driven cards name the member by link only and date it in text ("Connected 2 weeks ago").
+          const now = new Date();
+          const connections: ConnectionRow[] = cards.map((c) => ({
+            person: c.person || profileHandle(c.href) || '',
+            name: c.name,
+            at: c.at || connectedAt(c.text, now)?.toISOString() || '',
+          }));
           return { messages, receipts, connections, conversations };
         });
         const since = cursor ? Date.parse(cursor) : Number.NEGATIVE_INFINITY;

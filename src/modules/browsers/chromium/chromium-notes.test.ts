@@ -2,7 +2,8 @@
 // dialog enforces the same limits (200 characters free, 300 Premium, a monthly note quota, profiles that
 // require a note): a note too long fails the step and nothing is sent, never a cut note; the seat counts
 // its notes so the quota is predicted without opening the dialog; `note_quota` fails the step or sends the
-// invitation without its note, as the seat says; LinkedIn's own refusal is counted as well.
+// invitation without its note, as the seat says; LinkedIn's own refusal is counted as well. Then the sent
+// invitations of the server-driven list: parts behind "Load more", the confirm a portal dialog.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../../../test/harness.js';
 import { type Replica, startReplica } from '../../../../test/linkedin-replica/replica.js';
@@ -148,5 +149,14 @@ describe('invitation notes of a free and a Premium seat', { timeout: 120_000 }, 
         .slice(before)
         .map((a) => [a.to, a.note]),
     ).toEqual([['person-5', 'We met at the fair']]);
+  });
+
+  it('withdraws an invitation past the first part of the list (Load more), through the portal confirm', async () => {
+    // Six pending invitations, two per part: person-4 shows after two "Load more".
+    const request = replicaActionRequest(seat, 'linkedin_withdraw_connection_request', 'person-4');
+    expect(await driver.perform(request)).toEqual({ ok: true });
+    expect(replica.actions('withdraw').map((a) => a.to)).toEqual(['person-4']);
+    expect(replica.state.relations[me]?.['person-4']).toBeUndefined();
+    expect(await driver.checkOutcome(request)).toBe('done');
   });
 });

@@ -1,7 +1,8 @@
 // The inbox read on LinkedIn's messaging shapes: the conversation list inside the open shadow root
 // `#interop-outlet` (locators pierce it), and the real overlay - a sidebar without links or ids whose
 // conversations the page fetches as JSON, where opening one marks it read. The read takes the JSON and
-// clicks nothing: the account's read state stays as it was (counted on the replica).
+// clicks nothing: the account's read state stays as it was (counted on the replica). Connections on the
+// server-driven page: cards named by their link, dated in text.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../../../test/harness.js';
 import { type Replica, startReplica } from '../../../../test/linkedin-replica/replica.js';
@@ -83,5 +84,23 @@ describe('the inbox read inside LinkedIn’s messaging overlay', { timeout: 120_
       await tab.locator('#interop-outlet ._m').first().waitFor();
     });
     expect(Object.keys(replica.state.markedRead?.[me] ?? {})).toEqual(['person-0']);
+  });
+
+  it('reads server-driven connection cards: the member by link, the date from its text', async () => {
+    replica.mode.layout = 'sdui';
+    // Nine and ten days ago: both "Connected 1 week ago".
+    replica.accept(me, 'person-2', new Date(Date.now() - 9 * 86_400_000).toISOString());
+    replica.accept(me, 'person-3', new Date(Date.now() - 10 * 86_400_000).toISOString());
+    replica.accept(me, 'person-4', '2026-05-02T15:00:00.000Z');
+    const accepted = (await read()).items.flatMap((i) =>
+      i.kind === 'accepted' ? [[i.member.linkedin, i.at.toISOString().slice(0, 10)]] : [],
+    );
+    // "Connected 1 week ago" is as precise as its unit; "Connected on May 2, 2026" a day.
+    const weekAgo = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
+    expect(accepted).toEqual([
+      ['person-4', '2026-05-02'],
+      ['person-2', weekAgo],
+      ['person-3', weekAgo],
+    ]);
   });
 });

@@ -12,6 +12,9 @@
 //   replica - test/linkedin-replica/ only: LinkedIn never had it. Kept so the replica's legacy variant
 //             stays a test of the driver's logic, not evidence that the driver works on LinkedIn.
 // The profile stays unverified until real-page fixtures back it (issue 20, items 5 and 6).
+// Outside this table, also unverified: the messaging JSON's shape (messenger-json.ts: guess, from tools'
+// reports), the "Connected ..." date texts (connected-dates.ts: en from reports, de/fr/es guesses), the
+// free note limits (200 characters, about 5 a month: reports; seat-notes.ts).
 
 export type Layout = 'legacy' | 'sdui' | 'any';
 export type Hook = { css: string; from: 'real' | 'guess' | 'replica'; layout: Layout };
@@ -48,6 +51,8 @@ export const LABELS = {
   pending: { en: 'Pending', de: 'Ausstehend', fr: 'En attente', es: 'Pendiente' },
   /** A fragment of the invite control's aria-label ("Invite <name> to connect"). */
   inviteToConnect: { en: 'to connect', de: 'vernetzen', fr: 'rejoindre votre réseau', es: 'conectar' },
+  /** The sent invitations' "Load more" (a button's text: it carries no label or hook). */
+  loadMore: { en: 'Load more', de: 'Mehr anzeigen', fr: 'Afficher plus', es: 'Cargar más' },
   withdrawSentTo: {
     en: 'Withdraw invitation sent to',
     de: 'Einladung an',
@@ -159,6 +164,7 @@ export const SITE = {
     attachmentChip: [replica('form[data-field="composer"] [data-field="attachment"]')],
     eventFromMe: [replica('li[data-field="message"][data-from="me"]')],
     eventBody: [replica('[data-field="message-body"]')],
+    /** The legacy list (replica). On linkedin.com the sidebar has no hooks: the read takes the page's JSON. */
     conversation: [replica('li[data-field="conversation"]')],
     event: [replica('li[data-field="message"]')],
     eventSubject: [replica('[data-field="message-subject"]')],
@@ -167,13 +173,18 @@ export const SITE = {
   connections: {
     card: [replica('li[data-field="connection"]'), real('div[componentkey^="auto-component"]', 'sdui')],
     name: [real('a[href*="/in/"]')],
+    /** replica: a datetime; the sdui cards date in text ("Connected 2 weeks ago": connected-dates.ts). */
     date: [replica('time[datetime]')],
   },
   invitations: {
-    card: [replica('li[data-field="invitation"]')],
+    card: [
+      replica('li[data-field="invitation"]'),
+      guess('li:has(button[data-view-name="sent-invitations-withdraw-single"])'),
+    ],
     withdraw: [real('button[data-view-name="sent-invitations-withdraw-single"]')],
     confirm: [
       real(`${DIALOG} button[aria-label^="Withdraw invitation sent to"]`),
+      ...labelled(LABELS.withdrawSentTo, 'button').map((h) => ({ ...h, css: `${DIALOG} ${h.css}` })),
       real('div[data-view-name="edge-creation-connect-action"] button'),
       replica(`${DIALOG} button[data-action="confirm"]`),
     ],

@@ -35,7 +35,6 @@ export async function openReplicaSeat(
   const box = secretBoxOf(ctx.config);
   const browsers = createSeatBrowsers({
     config: {
-      dataDir,
       // Page dumps go to the temporary directory too (removed by close).
       linkedin: { ...ctx.config.linkedin, maxOpenBrowsers: 1, pageDumpsDir: path.join(dataDir, 'pages') },
     },

@@ -1,15 +1,13 @@
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSender } from '../../../../test/automation-factories.js';
 import { createTestContext, type TestContext } from '../../../../test/harness.js';
 import { hasPrograms } from '../../../../test/system-programs.js';
 import { secretBoxOf } from '../../../deps.js';
+import { outboundGuard } from '../../../lib/net/outbound.js';
 import { loadSession } from '../seat-session.js';
-import { createSeatBrowsers, type SeatBrowsers, SeatBusyError, seatProfileDir } from './seat-browsers.js';
+import { createSeatBrowsers, type SeatBrowsers, SeatBusyError } from './seat-browsers.js';
 import { guardLoopback } from './test-guard.js';
 
 const CHROMIUM = hasPrograms('the seat browser tests', ['chromium']);
@@ -19,7 +17,6 @@ describe('seat browsers', { skip: !CHROMIUM, timeout: 120_000 }, () => {
   let server: http.Server;
   let base: string;
   let browsers: SeatBrowsers;
-  let dataDir: string;
   const guard = guardLoopback();
   const seenHeaders: http.IncomingHttpHeaders[] = [];
 
@@ -34,10 +31,8 @@ describe('seat browsers', { skip: !CHROMIUM, timeout: 120_000 }, () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    dataDir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'leadflow-seats-'));
     browsers = createSeatBrowsers({
       config: {
-        dataDir,
         linkedin: { ...ctx.config.linkedin, maxOpenBrowsers: 2, browserIdleMs: 60_000 },
       },
       db: ctx.db,
@@ -50,11 +45,10 @@ describe('seat browsers', { skip: !CHROMIUM, timeout: 120_000 }, () => {
     server?.closeAllConnections();
     server?.close();
     await ctx?.close();
-    if (dataDir) await fs.promises.rm(dataDir, { recursive: true, force: true });
     guard.assertNothingLeft();
   });
 
-  async function seat() {
+  async function seat(columns: { custom_proxy_config?: string; proxy_password_sealed?: string } = {}) {
     const user = await ctx.createUser();
     const sender = await makeSender(ctx.db, user.teamId);
     const row = await ctx.db
@@ -64,6 +58,7 @@ describe('seat browsers', { skip: !CHROMIUM, timeout: 120_000 }, () => {
         sender_profile_uuid: sender.uuid,
         driver: 'chromium',
         status: 'stopped',
+        ...columns,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -105,13 +100,11 @@ describe('seat browsers', { skip: !CHROMIUM, timeout: 120_000 }, () => {
     await browsers.close(teamId, seatId);
   });
 
-  it('keeps the session sealed in the row across a restart and wipes the profile when closed', async () => {
+  it('keeps the session sealed in the row across a restart', async () => {
     const { teamId, seatId } = await seat();
     const { page } = await browsers.open(teamId, seatId);
     await page.goto(`${base}/set`);
-    expect(fs.existsSync(seatProfileDir(dataDir, teamId, seatId))).toBe(true);
     await browsers.close(teamId, seatId);
-    expect(fs.existsSync(seatProfileDir(dataDir, teamId, seatId))).toBe(false);
     const raw = await ctx.db
       .selectFrom('linkedin_browsers')
       .select('session_sealed')
@@ -171,5 +164,91 @@ describe('seat browsers', { skip: !CHROMIUM, timeout: 120_000 }, () => {
     await action;
     viewer.release();
     await browsers.release(teamId, seatId);
+  });
+
+  it('puts seats side by side in one Chromium process, each with its own cookies, storage and proxy', async () => {
+    // Two proxies on this machine, each answering as the site itself and noting what reached it; the
+    // second one asks for credentials. Requests to *.test go to them only (nothing leaves loopback).
+    const seen: Record<'a' | 'b', Array<{ url: string; cookie: string; auth: string }>> = { a: [], b: [] };
+    const proxies = (['a', 'b'] as const).map((name) =>
+      http.createServer((req, res) => {
+        if (name === 'b' && !req.headers['proxy-authorization']) {
+          res.writeHead(407, { 'proxy-authenticate': 'Basic realm="seats"' });
+          return res.end();
+        }
+        seen[name].push({
+          url: req.url ?? '',
+          cookie: req.headers.cookie ?? '',
+          auth: req.headers['proxy-authorization'] ?? '',
+        });
+        if (req.url?.endsWith('/set'))
+          res.setHeader('set-cookie', `li_at=token-${name}; Path=/; Max-Age=3600; HttpOnly`);
+        res.setHeader('content-type', 'text/html');
+        res.end(`<p id="cookie">${req.headers.cookie ?? ''}</p>`);
+      }),
+    );
+    const ports: number[] = [];
+    for (const proxy of proxies) {
+      await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+      ports.push((proxy.address() as AddressInfo).port);
+    }
+    const box = secretBoxOf(ctx.config);
+    const shared = createSeatBrowsers({
+      config: { linkedin: { ...ctx.config.linkedin, maxOpenBrowsers: 3, seatsPerBrowserProcess: 2 } },
+      db: ctx.db,
+      secretBox: box,
+      proxyGuard: outboundGuard({ allowPrivate: true, subject: 'proxies' }),
+      pageIdleMs: 500,
+    });
+    const proxied = (port: number, username: string | null) =>
+      JSON.stringify([{ type: 'http', host: '127.0.0.1', port, username }]);
+    try {
+      const a = await seat({ custom_proxy_config: proxied(ports[0]!, null) });
+      const b = await seat({
+        custom_proxy_config: proxied(ports[1]!, 'seat-b'),
+        proxy_password_sealed: box.seal('secret-b'),
+      });
+      const c = await seat();
+      const visit = (s: { teamId: number; seatId: number }, url: string) =>
+        shared.use(s.teamId, s.seatId, async ({ page }) => {
+          await page.goto(url);
+          await page.evaluate(() => localStorage.setItem('mine', `${localStorage.getItem('mine') ?? ''}x`));
+          return {
+            cookie: await page.textContent('#cookie'),
+            storage: await page.evaluate(() => localStorage.getItem('mine')),
+          };
+        });
+      await visit(a, 'http://seats.test/set');
+      expect(await visit(a, 'http://seats.test/read')).toEqual({ cookie: 'li_at=token-a', storage: 'xx' });
+      // Same site, same process: seat b sees none of a's cookies or storage, and goes through its own proxy.
+      expect(await visit(b, 'http://seats.test/read')).toEqual({ cookie: '', storage: 'x' });
+      expect(shared.processCount()).toBe(1);
+      const pages = (name: 'a' | 'b') => seen[name].filter((r) => !r.url.endsWith('/favicon.ico'));
+      expect(pages('a').map((r) => r.url)).toEqual(['http://seats.test/set', 'http://seats.test/read']);
+      expect(pages('b').map((r) => r.url)).toEqual(['http://seats.test/read']);
+      expect(seen.b[0]!.auth).toBe(`Basic ${Buffer.from('seat-b:secret-b').toString('base64')}`);
+      expect(seen.a.every((r) => r.auth === '')).toBe(true);
+      // A third seat finds no room in that process (2 per process): a second one starts.
+      await shared.use(c.teamId, c.seatId, async ({ page }) => page.goto(`${base}/read`));
+      expect(shared.processCount()).toBe(2);
+
+      // Idle, a seat's page closes (its renderer goes); the next use opens a page in the same context:
+      // same cookies, same storage.
+      const idlePage = (await shared.open(a.teamId, a.seatId)).page;
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(idlePage.isClosed()).toBe(true);
+      expect(await visit(a, 'http://seats.test/read')).toEqual({ cookie: 'li_at=token-a', storage: 'xxx' });
+
+      // The last seat of a process leaving ends the process.
+      await shared.release(c.teamId, c.seatId);
+      expect(shared.processCount()).toBe(1);
+    } finally {
+      await shared.closeAll();
+      for (const proxy of proxies) {
+        proxy.closeAllConnections();
+        proxy.close();
+      }
+    }
+    expect(shared.processCount()).toBe(0);
   });
 });

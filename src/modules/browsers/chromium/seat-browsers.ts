@@ -1,7 +1,10 @@
-// The seats' real browsers in this process: one persistent Chromium context per seat, started on
-// demand, with the seat's proxy and its LinkedIn session restored from the sealed copy in its row;
-// closed after an idle timeout (saving the session sealed again and wiping the local profile), and
-// never more than `maxOpenBrowsers` at once (the least recently used idle one closes for a new one).
+// The seats' real browsers in this process: one browser context per seat (chromium-processes.ts: up to
+// `seatsPerBrowserProcess` seats share a Chromium process, each with its own cookies, storage and proxy),
+// started on demand with the seat's proxy and its LinkedIn session restored from the sealed copy in its
+// row (seat-context.ts); its one page closed after `pageIdleMs` without use (the renderer process goes
+// with it, the context and its cookies stay); the context closed after an idle timeout (saving the
+// session sealed again), and never more than `maxOpenBrowsers` seats open at once (the least recently
+// used idle one closes for a new one).
 //
 // The stable interface other parts build on:
 //   - the Chromium driver and reader (chromium-driver.ts) run each action inside `use(...)`;
@@ -9,20 +12,19 @@
 //     out nor evicted while someone watches), streams `page`, and after a login calls `recordLogin`
 //     (../seat-session.ts) with `context.cookies()` then `adoptSession(...)`;
 //   - the seats API calls `release(...)` when a seat is stopped or deleted (SeatRuntime).
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { Logger } from 'pino';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { Config } from '../../../config.js';
 import type { Database } from '../../../db/database.js';
-import { BlockedTargetError, type OutboundGuard, outboundGuard } from '../../../lib/net/outbound.js';
+import { type OutboundGuard, outboundGuard } from '../../../lib/net/outbound.js';
 import type { SecretBox } from '../../../lib/secrets.js';
-import { markSeatStartIssue } from '../browsers.repository.js';
-import type { StoredProxy } from '../browsers.tables.js';
-import { browserProxy } from '../seat-proxy.js';
-import { type SeatSession, type SessionCookie, saveSession } from '../seat-session.js';
+import { saveSession } from '../seat-session.js';
 import { chromiumProbe } from './chromium-probe.js';
-import { seatIdentity } from './seat-identity.js';
+import { createBrowserProcesses } from './chromium-processes.js';
+import { cookiesOf, openSeatContext, type SeatContextDeps, seatRow } from './seat-context.js';
+import { keyedQueue } from './seat-queue.js';
+
+export { cookiesOf } from './seat-context.js';
 
 export type SeatBrowser = { context: BrowserContext; page: Page };
 
@@ -33,7 +35,8 @@ export interface SeatBrowsers {
   /**
    * The seat's browser, started if needed (its session restored, its proxy set). A browser whose
    * session changed in the database since it started (a login elsewhere, a proxy change) is restarted.
-   * Counts as use for the idle timeout. Throws when the seat does not exist or the browser cannot start.
+   * Counts as use for the idle timeouts; the page it gives may close after `pageIdleMs` unused (work
+   * belongs in `use`). Throws when the seat does not exist or the browser cannot start.
    */
   open(teamId: number, seatId: number): Promise<SeatBrowser>;
   /**
@@ -51,14 +54,16 @@ export interface SeatBrowsers {
   saveSession(teamId: number, seatId: number): Promise<void>;
   /** The open browser's session is the stored one (after `recordLogin` from this very browser). */
   adoptSession(teamId: number, seatId: number): Promise<void>;
-  /** Saves the session, closes the browser and wipes its local profile. */
+  /** Saves the session and closes the seat's context (its storage, kept in memory only, goes with it). */
   close(teamId: number, seatId: number): Promise<void>;
-  /** Closes without saving and wipes the local profile (the seat was stopped or deleted). */
+  /** Closes without saving (the seat was stopped or deleted). */
   release(teamId: number, seatId: number): Promise<void>;
   /** Closes every browser, saving each session (process shutdown). */
   closeAll(): Promise<void>;
   /** Seats whose browser is open in this process. */
   openSeats(): Array<{ teamId: number; seatId: number }>;
+  /** Chromium processes running for the open seats. */
+  processCount(): number;
   /** Why Chromium cannot start in this process (logged as an error), or undefined when it can. */
   startProblem(): Promise<string | undefined>;
   /** Where seats save the pages the driver did not understand (page-dumps.ts); none: not saved. */
@@ -69,10 +74,15 @@ export interface SeatBrowsers {
 export class SeatBusyError extends Error {}
 
 export type SeatBrowsersOptions = {
-  config: Pick<Config, 'dataDir'> & {
-    linkedin: Pick<Config['linkedin'], 'chromiumPath' | 'browserIdleMs' | 'maxOpenBrowsers'> &
+  config: {
+    linkedin: Pick<
+      Config['linkedin'],
+      'chromiumPath' | 'browserIdleMs' | 'maxOpenBrowsers' | 'seatsPerBrowserProcess'
+    > &
       Partial<Pick<Config['linkedin'], 'pageDumpsDir'>>;
   };
+  /** A seat's page closes after this long unused (default 10 s); the next use opens a new one. */
+  pageIdleMs?: number;
   db: Database;
   secretBox: SecretBox;
   /** Checks the seats' proxy hosts before Chromium connects to them (default: public addresses only). */
@@ -87,7 +97,6 @@ export type SeatBrowsersOptions = {
 type Entry = {
   teamId: number;
   seatId: number;
-  dir: string;
   version: number;
   starting: Promise<SeatBrowser>;
   browser?: SeatBrowser;
@@ -96,29 +105,13 @@ type Entry = {
   viewers: number;
   lastUsed: number;
   timer?: NodeJS.Timeout;
+  pageTimer?: NodeJS.Timeout;
+  /** The idle page being closed. */
+  pageClosing?: Promise<void>;
   closing?: Promise<void>;
 };
 
 const keyOf = (teamId: number, seatId: number) => `${teamId}:${seatId}`;
-
-/** Where a seat's browser profile lives while its browser is open. */
-export function seatProfileDir(dataDir: string, teamId: number, seatId: number): string {
-  return path.join(dataDir, 'browsers', `seat-${teamId}-${seatId}`);
-}
-
-/** The browser's cookies as a session is stored. */
-export async function cookiesOf(context: BrowserContext): Promise<SessionCookie[]> {
-  return (await context.cookies()).map((c) => ({
-    name: c.name,
-    value: c.value,
-    domain: c.domain,
-    path: c.path,
-    expires: c.expires,
-    httpOnly: c.httpOnly,
-    secure: c.secure,
-    sameSite: c.sameSite,
-  }));
-}
 
 export function createSeatBrowsers(options: SeatBrowsersOptions): SeatBrowsers {
   const { db, secretBox: box, logger } = options;
@@ -127,81 +120,39 @@ export function createSeatBrowsers(options: SeatBrowsersOptions): SeatBrowsers {
   const now = options.now ?? (() => new Date());
   const entries = new Map<string, Entry>();
   const waiters: Array<() => void> = [];
-  const locks = new Map<string, Promise<void>>();
-
-  async function seatRow(teamId: number, seatId: number) {
-    return db
-      .selectFrom('linkedin_browsers')
-      .select([
-        'session_sealed',
-        'session_version',
-        'custom_proxy_config',
-        'proxy_password_sealed',
-        'proxy_country_code',
-      ])
-      .where('team_id', '=', teamId)
-      .where('id', '=', seatId)
-      .executeTakeFirst();
-  }
-
+  const serial = keyedQueue();
+  const pageIdleMs = options.pageIdleMs ?? 10_000;
+  const processes = createBrowserProcesses({
+    executablePath: settings.chromiumPath,
+    seatsPerProcess: settings.seatsPerBrowserProcess,
+    ...(logger ? { logger } : {}),
+  });
   const startProblem = chromiumProbe(settings.chromiumPath, (problem) =>
     logger?.error({ chromiumPath: settings.chromiumPath }, problem),
   );
-
-  /** A start that cannot work until someone acts (no Chromium, a refused proxy) shows on the seat. */
-  async function refuseStart(entry: Entry, reason: string): Promise<never> {
-    await markSeatStartIssue(db, entry.teamId, entry.seatId, reason, now());
-    throw new Error(reason);
-  }
+  const contextDeps: SeatContextDeps = {
+    db,
+    box,
+    processes,
+    chromiumPath: settings.chromiumPath,
+    proxyGuard,
+    startProblem,
+    ...(options.onContext ? { onContext: options.onContext } : {}),
+    now,
+  };
 
   async function launch(entry: Entry): Promise<SeatBrowser> {
-    const row = await seatRow(entry.teamId, entry.seatId);
-    if (!row) throw new Error(`LinkedIn seat ${entry.seatId} of team ${entry.teamId} does not exist.`);
-    entry.version = row.session_version;
-    const problem = await startProblem();
-    if (problem) await refuseStart(entry, problem);
-    const proxy = await browserProxy(
-      {
-        custom_proxy_config: row.custom_proxy_config as StoredProxy[],
-        proxy_password_sealed: row.proxy_password_sealed,
-      },
-      box,
-      proxyGuard,
-    ).catch((error) =>
-      error instanceof BlockedTargetError
-        ? refuseStart(entry, `The seat's proxy is refused: ${error.message}`)
-        : Promise.reject(error),
-    );
-    await fs.rm(entry.dir, { recursive: true, force: true });
-    await fs.mkdir(entry.dir, { recursive: true, mode: 0o700 });
-    // Loaded on the first launch: most processes never start a browser, and the module is heavy to load.
-    const { chromium } = await import('playwright-core');
-    // No automation markers: see seat-identity.ts for what was measured.
-    const identity = await seatIdentity(settings.chromiumPath, row.proxy_country_code);
-    const context = await chromium.launchPersistentContext(entry.dir, {
-      executablePath: settings.chromiumPath,
-      headless: true,
-      viewport: { width: 1280, height: 800 },
-      ...identity,
-      ...(proxy ? { proxy } : {}),
-      args: ['--disable-dev-shm-usage', '--disable-gpu', '--no-first-run', '--mute-audio', ...identity.args],
-    });
+    const { context, version } = await openSeatContext(contextDeps, entry.teamId, entry.seatId);
+    entry.version = version;
     try {
-      if (options.onContext) await options.onContext(context, { teamId: entry.teamId, seatId: entry.seatId });
-      if (row.session_sealed) {
-        const session = JSON.parse(box.openText(row.session_sealed)) as SeatSession;
-        if (session.cookies.length > 0) await context.addCookies(session.cookies);
-      }
-      // One tab: the persistent context opens with one; extra ones (popups) are closed.
-      const page = context.pages()[0] ?? (await context.newPage());
-      for (const other of context.pages()) if (other !== page) await other.close();
+      const page = await context.newPage();
       logger?.info({ teamId: entry.teamId, seatId: entry.seatId }, 'seat browser started');
       context.on('close', () => {
         if (entries.get(keyOf(entry.teamId, entry.seatId)) === entry && !entry.closing) {
           // Chromium died by itself: forget it (the next open starts a new one).
           entries.delete(keyOf(entry.teamId, entry.seatId));
           clearTimeout(entry.timer);
-          void fs.rm(entry.dir, { recursive: true, force: true });
+          clearTimeout(entry.pageTimer);
           wake();
         }
       });
@@ -213,6 +164,15 @@ export function createSeatBrowsers(options: SeatBrowsersOptions): SeatBrowsers {
     }
   }
 
+  /** The seat's page, a new one when the idle one was closed. */
+  async function pageOf(entry: Entry): Promise<SeatBrowser> {
+    await entry.pageClosing;
+    const browser = entry.browser!;
+    if (!browser.page.isClosed()) return browser;
+    entry.browser = { context: browser.context, page: await browser.context.newPage() };
+    return entry.browser;
+  }
+
   function wake() {
     const next = waiters.shift();
     next?.();
@@ -220,8 +180,21 @@ export function createSeatBrowsers(options: SeatBrowsersOptions): SeatBrowsers {
 
   function schedule(entry: Entry) {
     clearTimeout(entry.timer);
+    clearTimeout(entry.pageTimer);
     entry.lastUsed = Date.now();
     if (entry.holds > 0) return;
+    // Idle: the page goes first (its renderer process is most of a seat's memory), the context later.
+    entry.pageTimer = setTimeout(() => {
+      const page = entry.browser?.page;
+      if (entry.holds > 0 || entry.closing || !page || page.isClosed()) return;
+      entry.pageClosing = page
+        .close()
+        .catch(() => {})
+        .finally(() => {
+          entry.pageClosing = undefined;
+        });
+    }, pageIdleMs);
+    entry.pageTimer.unref();
     entry.timer = setTimeout(() => {
       if (entry.holds === 0 && entries.get(keyOf(entry.teamId, entry.seatId)) === entry) {
         void shut(entry, true).catch((error) =>
@@ -236,7 +209,7 @@ export function createSeatBrowsers(options: SeatBrowsersOptions): SeatBrowsers {
     if (!entry.browser) return;
     const cookies = await cookiesOf(entry.browser.context);
     // Only into the session this browser started from: a newer login is not overwritten.
-    const row = await seatRow(entry.teamId, entry.seatId);
+    const row = await seatRow(db, entry.teamId, entry.seatId);
     if (!row || row.session_version !== entry.version) return;
     await saveSession(db, box, entry.teamId, entry.seatId, { cookies }, now());
   }
@@ -245,6 +218,7 @@ export function createSeatBrowsers(options: SeatBrowsersOptions): SeatBrowsers {
     if (entry.closing) return entry.closing;
     entry.closing = (async () => {
       clearTimeout(entry.timer);
+      clearTimeout(entry.pageTimer);
       try {
         await entry.starting.catch(() => {});
         if (keepSession)
@@ -253,7 +227,6 @@ export function createSeatBrowsers(options: SeatBrowsersOptions): SeatBrowsers {
       } finally {
         if (entries.get(keyOf(entry.teamId, entry.seatId)) === entry)
           entries.delete(keyOf(entry.teamId, entry.seatId));
-        await fs.rm(entry.dir, { recursive: true, force: true });
         logger?.info({ teamId: entry.teamId, seatId: entry.seatId }, 'seat browser closed');
         wake();
       }
@@ -296,7 +269,7 @@ export function createSeatBrowsers(options: SeatBrowsersOptions): SeatBrowsers {
         if (entries.get(key) !== existing) continue;
         if (existing.closing) continue;
         // A login elsewhere or a proxy change bumped the version: restart from the stored session.
-        const row = await seatRow(teamId, seatId);
+        const row = await seatRow(db, teamId, seatId);
         if (!row) {
           await shut(existing, false);
           throw new Error(`LinkedIn seat ${seatId} of team ${teamId} does not exist.`);
@@ -312,7 +285,6 @@ export function createSeatBrowsers(options: SeatBrowsersOptions): SeatBrowsers {
       const entry: Entry = {
         teamId,
         seatId,
-        dir: seatProfileDir(options.config.dataDir, teamId, seatId),
         version: -1,
         starting: Promise.resolve(undefined as never),
         holds: 0,
@@ -325,7 +297,6 @@ export function createSeatBrowsers(options: SeatBrowsersOptions): SeatBrowsers {
         await entry.starting;
       } catch (error) {
         entries.delete(key);
-        await fs.rm(entry.dir, { recursive: true, force: true });
         wake();
         throw error;
       }
@@ -342,9 +313,19 @@ export function createSeatBrowsers(options: SeatBrowsersOptions): SeatBrowsers {
     entry.holds += 1;
     if (viewer) entry.viewers += 1;
     clearTimeout(entry.timer);
+    clearTimeout(entry.pageTimer);
+    let browser: SeatBrowser;
+    try {
+      browser = await pageOf(entry);
+    } catch (error) {
+      entry.holds -= 1;
+      if (viewer) entry.viewers -= 1;
+      schedule(entry);
+      throw error;
+    }
     let released = false;
     return {
-      ...entry.browser!,
+      ...browser,
       release() {
         if (released) return;
         released = true;
@@ -355,29 +336,12 @@ export function createSeatBrowsers(options: SeatBrowsersOptions): SeatBrowsers {
     };
   }
 
-  /** Runs `work` after the seat's previous work, one at a time per seat (the queue outlives restarts). */
-  async function serial<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const previous = locks.get(key) ?? Promise.resolve();
-    let done!: () => void;
-    const mine = new Promise<void>((resolve) => {
-      done = resolve;
-    });
-    const tail = previous.then(() => mine);
-    locks.set(key, tail);
-    await previous;
-    try {
-      return await work();
-    } finally {
-      done();
-      if (locks.get(key) === tail) locks.delete(key);
-    }
-  }
-
   return {
     async open(teamId, seatId) {
       const entry = await start(teamId, seatId);
+      const browser = await pageOf(entry);
       schedule(entry);
-      return entry.browser!;
+      return browser;
     },
     // After the work in progress (an action mid-way finishes first); work queued later is refused.
     acquire: (teamId, seatId) => serial(keyOf(teamId, seatId), () => hold(teamId, seatId, true)),
@@ -403,7 +367,7 @@ export function createSeatBrowsers(options: SeatBrowsersOptions): SeatBrowsers {
     },
     async adoptSession(teamId, seatId) {
       const entry = entries.get(keyOf(teamId, seatId));
-      const row = await seatRow(teamId, seatId);
+      const row = await seatRow(db, teamId, seatId);
       if (entry && row) entry.version = row.session_version;
     },
     async close(teamId, seatId) {
@@ -413,16 +377,17 @@ export function createSeatBrowsers(options: SeatBrowsersOptions): SeatBrowsers {
     async release(teamId, seatId) {
       const entry = entries.get(keyOf(teamId, seatId));
       if (entry) await shut(entry, false);
-      await fs.rm(seatProfileDir(options.config.dataDir, teamId, seatId), { recursive: true, force: true });
     },
     async closeAll() {
       await Promise.all([...entries.values()].map((entry) => shut(entry, true)));
+      await processes.closeAll();
     },
     openSeats() {
       return [...entries.values()]
         .filter((e) => !e.closing)
         .map((e) => ({ teamId: e.teamId, seatId: e.seatId }));
     },
+    processCount: () => processes.count(),
 
     startProblem,
     pageDumpsDir: settings.pageDumpsDir,

@@ -54,7 +54,16 @@ const COUNTRIES: Record<string, { locale: string; timezoneId: string }> = {
   BR: { locale: 'pt-BR', timezoneId: 'America/Sao_Paulo' },
 };
 
-/** The launch options that make a seat's browser look like the browser it is. */
+/**
+ * The launch options of a Chromium process that hosts seats: no automation flag, no
+ * AutomationControlled (so `navigator.webdriver` is false in every context of it).
+ */
+export const LAUNCH_IDENTITY = {
+  ignoreDefaultArgs: ['--enable-automation'],
+  args: ['--disable-blink-features=AutomationControlled'],
+};
+
+/** A seat's context options that make it look like the browser it is, placed where its proxy is. */
 export async function seatIdentity(executable: string, countryCode: string | null | undefined) {
   const version = await chromiumVersion(executable);
   const place = countryCode ? COUNTRIES[countryCode.toUpperCase()] : undefined;
@@ -62,7 +71,5 @@ export async function seatIdentity(executable: string, countryCode: string | nul
     locale: place?.locale ?? 'en-US',
     ...(place ? { timezoneId: place.timezoneId } : {}),
     ...(version ? { userAgent: userAgentFor(version) } : {}),
-    ignoreDefaultArgs: ['--enable-automation'],
-    args: ['--disable-blink-features=AutomationControlled'],
   };
 }

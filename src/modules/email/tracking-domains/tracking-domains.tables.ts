@@ -1,3 +1,4 @@
+// Owner: email writes custom_tracking_domains.
 import type { CreatedAt, Defaulted, UpdatedAt } from '../../../db/column-types.js';
 
 export type TrackingDomainStatus = 'pending' | 'verified' | 'failed';

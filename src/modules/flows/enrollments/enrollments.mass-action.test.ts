@@ -34,7 +34,7 @@ async function runToEnd(payload: object) {
 }
 
 describe('flow mass actions at 100,000 contacts', () => {
-  it('enrols and cancels every selected contact in one background operation each', async () => {
+  it('enrolls and cancels every selected contact in one background operation each', async () => {
     const list = await makeList(ctx.db, alice.teamId, 'Big');
     const stage = await selectInitialStageUuid(ctx.db, alice.teamId, 'lead');
     await sql`

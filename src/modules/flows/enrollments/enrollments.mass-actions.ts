@@ -25,7 +25,7 @@ function sourceIdOf(payload: Record<string, unknown>): number {
 
 const FIELDS = { flow: 'payload.flow_uuid', source: 'payload.contact_source_id' };
 
-/** contact_add_to_flow {flow_uuid, contact_source_id?}: enrols the selected contacts not yet in the flow. */
+/** contact_add_to_flow {flow_uuid, contact_source_id?}: enrolls the selected contacts not yet in the flow. */
 export async function prepareAddToFlow(
   db: Executor,
   teamId: number,

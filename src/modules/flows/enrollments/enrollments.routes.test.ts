@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const enrol = (user: TestUser, flow: string, lead: string, payload?: object) =>
+const enroll = (user: TestUser, flow: string, lead: string, payload?: object) =>
   ctx.request(user, {
     method: 'POST',
     url: `/flows/api/flows/${flow}/leads/${lead}`,
@@ -54,11 +54,11 @@ async function people(names: string[]): Promise<WireLead[]> {
 }
 
 describe('POST /flows/api/flows/{flowUuid}/leads/{leadUuid}', () => {
-  it('enrols a contact at the entry node of its contact source, once', async () => {
+  it('enrolls a contact at the entry node of its contact source, once', async () => {
     const flow = await twoStepFlow();
     const [ann, ben] = await people(['Ann', 'Ben']);
-    expect((await enrol(alice, flow.uuid, ann!.uuid)).statusCode).toBe(204);
-    expect((await enrol(alice, flow.uuid, ben!.uuid, { contact_source_id: '2' })).statusCode).toBe(204);
+    expect((await enroll(alice, flow.uuid, ann!.uuid)).statusCode).toBe(204);
+    expect((await enroll(alice, flow.uuid, ben!.uuid, { contact_source_id: '2' })).statusCode).toBe(204);
     const rows = await rowsOf(flow.uuid);
     expect(rows.find((r) => r.lead_uuid === ann!.uuid)).toMatchObject({
       flow_version_uuid: flow.flow_version_uuid,
@@ -77,14 +77,14 @@ describe('POST /flows/api/flows/{flowUuid}/leads/{leadUuid}', () => {
       flow_node_id: 2,
     });
 
-    const again = await enrol(alice, flow.uuid, ann!.uuid);
+    const again = await enroll(alice, flow.uuid, ann!.uuid);
     expect(again.statusCode).toBe(409);
     expect(again.json().error.message).toMatch(/already enrolled in the flow.*enters a flow once/);
 
     // A running flow's new enrollments are claimable at once.
     await ctx.request(alice, { method: 'PUT', url: `/flows/api/flows/${flow.uuid}/start` });
     const [cy] = await people(['Cy']);
-    await enrol(alice, flow.uuid, cy!.uuid);
+    await enroll(alice, flow.uuid, cy!.uuid);
     expect((await rowsOf(flow.uuid)).find((r) => r.lead_uuid === cy!.uuid)!.flow_active).toBe(true);
   });
 
@@ -100,22 +100,22 @@ describe('POST /flows/api/flows/{flowUuid}/leads/{leadUuid}', () => {
       payload: { email: 'eve@blocked.test' },
     });
 
-    const blacklisted = await enrol(alice, flow.uuid, blocked!.uuid);
+    const blacklisted = await enroll(alice, flow.uuid, blocked!.uuid);
     expect(blacklisted.statusCode).toBe(422);
     expect(blacklisted.json().error.message).toMatch(/blacklisted/);
-    const noSource = await enrol(alice, flow.uuid, dan!.uuid, { contact_source_id: 7 });
+    const noSource = await enroll(alice, flow.uuid, dan!.uuid, { contact_source_id: 7 });
     expect(noSource.statusCode).toBe(422);
     expect(noSource.json().error.data.contact_source_id[0]).toMatch(
       /no contact source 7 \(its contact sources: 1, 2\)/,
     );
-    expect((await enrol(alice, flow.uuid, dan!.uuid, { colour: 1 })).statusCode).toBe(422);
+    expect((await enroll(alice, flow.uuid, dan!.uuid, { colour: 1 })).statusCode).toBe(422);
 
-    expect((await enrol(bob, flow.uuid, dan!.uuid)).statusCode).toBe(404);
+    expect((await enroll(bob, flow.uuid, dan!.uuid)).statusCode).toBe(404);
     const bobFlow = await createFlow(ctx, bob);
-    expect((await enrol(bob, bobFlow.uuid, dan!.uuid)).statusCode).toBe(404);
+    expect((await enroll(bob, bobFlow.uuid, dan!.uuid)).statusCode).toBe(404);
 
     await ctx.request(alice, { method: 'PUT', url: `/flows/api/flows/${flow.uuid}/archive` });
-    const archived = await enrol(alice, flow.uuid, dan!.uuid);
+    const archived = await enroll(alice, flow.uuid, dan!.uuid);
     expect(archived.statusCode).toBe(422);
     expect(archived.json().error.message).toMatch(/archived.*unarchive/);
     expect(await rowsOf(flow.uuid)).toHaveLength(0);
@@ -127,8 +127,8 @@ describe('POST /flows/api/flows-leads/list', () => {
     const flow = await twoStepFlow();
     const other = await twoStepFlow();
     const folks = await people(['F1', 'F2', 'F3', 'F4']);
-    for (const person of folks) await enrol(alice, flow.uuid, person.uuid);
-    await enrol(alice, other.uuid, folks[0]!.uuid);
+    for (const person of folks) await enroll(alice, flow.uuid, person.uuid);
+    await enroll(alice, other.uuid, folks[0]!.uuid);
     await ctx.request(alice, {
       method: 'PUT',
       url: `/flows/api/flows/leads/${folks[1]!.uuid}/cancel`,
@@ -191,7 +191,7 @@ describe('POST /flows/api/flows-leads/list', () => {
 });
 
 describe('POST /flows/api/flows/{flowUuid}/add-new-lead', () => {
-  it('creates and enrols, skips an existing contact when asked, and refuses a second enrolment', async () => {
+  it('creates and enrolls, skips an existing contact when asked, and refuses a second enrollment', async () => {
     const flow = await twoStepFlow();
     const body = {
       lead: { linkedin_id: 'https://www.linkedin.com/in/gina-new-1', first_name: 'Gina' },
@@ -225,7 +225,7 @@ describe('POST /flows/api/flows/{flowUuid}/add-new-lead', () => {
       payload: { ...body, lead: { ...body.lead, first_name: 'Again' } },
     });
     expect(twice.statusCode).toBe(409);
-    // The refused request changed nothing (the upsert rolled back with the enrolment).
+    // The refused request changed nothing (the upsert rolled back with the enrollment).
     expect(
       (await ctx.request(alice, { method: 'GET', url: `/leads/api/leads/${row!.lead_uuid}` })).json()
         .first_name,
@@ -252,8 +252,8 @@ describe('ending enrollments', () => {
     const a = await twoStepFlow();
     const b = await twoStepFlow();
     const [hal] = await people(['Hal']);
-    await enrol(alice, a.uuid, hal!.uuid);
-    await enrol(alice, b.uuid, hal!.uuid);
+    await enroll(alice, a.uuid, hal!.uuid);
+    await enroll(alice, b.uuid, hal!.uuid);
     const status = async () =>
       Object.fromEntries(
         (
@@ -302,7 +302,7 @@ describe('ending enrollments', () => {
       (await ctx.request(alice, { method: 'GET', url: `/leads/api/leads/${hal!.uuid}` })).statusCode,
     ).toBe(200);
     // History gone: the contact may enter again.
-    expect((await enrol(alice, a.uuid, hal!.uuid)).statusCode).toBe(204);
+    expect((await enroll(alice, a.uuid, hal!.uuid)).statusCode).toBe(204);
   });
 
   it('ends the enrollments of contacts that get blacklisted or deleted', async () => {
@@ -312,8 +312,8 @@ describe('ending enrollments', () => {
       { first_name: 'Ivy', work_email: 'ivy@later-blocked.test' },
       { first_name: 'Jon', last_name: 'Gone' },
     ]);
-    await enrol(alice, flow.uuid, ivy!.uuid);
-    await enrol(alice, flow.uuid, jon!.uuid);
+    await enroll(alice, flow.uuid, ivy!.uuid);
+    await enroll(alice, flow.uuid, jon!.uuid);
     await ctx.request(alice, {
       method: 'POST',
       url: '/leads/api/leads-blacklist',
@@ -330,7 +330,7 @@ describe('ending enrollments', () => {
 });
 
 describe('contact mass actions on flows', () => {
-  it('enrols the selection (skipping blacklisted and enrolled contacts) and cancels it', async () => {
+  it('enrolls the selection (skipping blacklisted and enrolled contacts) and cancels it', async () => {
     const flow = await twoStepFlow();
     const crew = await listOf(ctx, alice, 'Crew');
     const members = await createLeads(
@@ -339,7 +339,7 @@ describe('contact mass actions on flows', () => {
       crew.uuid,
       ['K1', 'K2', 'K3'].map((first_name) => ({ first_name })),
     );
-    await enrol(alice, flow.uuid, members[0]!.uuid);
+    await enroll(alice, flow.uuid, members[0]!.uuid);
     const act = (payload: object) =>
       ctx.request(alice, { method: 'PUT', url: '/leads/api/leads/mass-action', payload });
     const added = await act({

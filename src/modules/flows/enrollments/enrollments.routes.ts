@@ -59,7 +59,7 @@ export const enrollmentsRoutes: FastifyPluginAsyncTypebox<{ enrollments: Enrollm
       },
     },
     async (request, reply) => {
-      await enrollments.enrol(
+      await enrollments.enroll(
         authOf(request).teamId,
         request.params.flowUuid,
         request.params.leadUuid,

@@ -1,6 +1,6 @@
-// Enrollments through the API: list, enrol one contact (existing or new), move one to another flow,
-// cancel, and delete a contact's enrollment history. Every end goes through endEnrollments (model rule 3), every entry through
-// enrollContacts (rule 1).
+// Enrollments through the API: list, enroll one contact (existing or new), move one to another flow,
+// cancel, and delete a contact's enrollment history. Every end goes through endEnrollments (model rule 3),
+// every entry through enrollContacts (rule 1).
 import type { Database } from '../../../db/database.js';
 import { AppError, conflict, invalidField, notFound } from '../../../lib/errors.js';
 import { envelope, resolvePage } from '../../../lib/pagination.js';
@@ -29,7 +29,7 @@ export function createEnrollmentsService(deps: { db: Database }) {
     return lead;
   }
 
-  /** Enrols one contact in the transaction; 409 when it is (or was) in the flow already. */
+  /** Enrolls one contact in the transaction; 409 when it is (or was) in the flow already. */
   async function enrolOne(
     trx: Parameters<typeof enrollmentTarget>[0],
     teamId: number,
@@ -72,8 +72,8 @@ export function createEnrollmentsService(deps: { db: Database }) {
       return envelope(rows, total, page);
     },
 
-    /** Enrols an existing contact from the start of a contact source (draft and off flows too). */
-    async enrol(teamId: number, flowUuid: string, leadUuid: string, contactSourceId: number) {
+    /** Enrolls an existing contact from the start of a contact source (draft and off flows too). */
+    async enroll(teamId: number, flowUuid: string, leadUuid: string, contactSourceId: number) {
       const lead = await requireLead(teamId, leadUuid);
       if (lead.is_blacklisted) {
         throw new AppError(
@@ -92,7 +92,7 @@ export function createEnrollmentsService(deps: { db: Database }) {
     },
 
     /**
-     * Creates (or finds, deduplicated like upsert) a contact and enrols it, in one transaction. Answers
+     * Creates (or finds, deduplicated like upsert) a contact and enrolls it, in one transaction. Answers
      * `skipped` when skip_if_lead_exists and the contact existed.
      */
     async addNewLead(actor: Actor, flowUuid: string, body: AddNewLeadBody): Promise<{ skipped: boolean }> {

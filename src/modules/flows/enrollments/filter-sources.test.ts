@@ -1,4 +1,4 @@
-// Contact sources with a mass_actions_filter enrol matching contacts while the flow is on: existing
+// Contact sources with a mass_actions_filter enroll matching contacts while the flow is on: existing
 // ones at start, new and changed ones afterwards, never more than active_limit live at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext, type TestUser, waitFor } from '../../../../test/harness.js';
@@ -36,7 +36,7 @@ async function fillingFlow(listUuid: string, extra: Record<string, unknown> = {}
 }
 
 describe('self-filling contact sources', () => {
-  it('enrol existing matching contacts at start and new or changed ones afterwards, while on', async () => {
+  it('enroll existing matching contacts at start and new or changed ones afterwards, while on', async () => {
     const target = await listOf(ctx, alice, 'Target');
     const elsewhere = await listOf(ctx, alice, 'Elsewhere');
     const inList = await createLeads(ctx, alice, target.uuid, [{ first_name: 'A1' }, { first_name: 'A2' }]);

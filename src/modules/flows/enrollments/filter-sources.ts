@@ -1,4 +1,4 @@
-// Contact sources that fill themselves. A contact source with a `mass_actions_filter` enrols, while its
+// Contact sources that fill themselves. A contact source with a `mass_actions_filter` enrolls, while its
 // flow is on, every contact of the team that matches the filter - existing ones when the flow starts,
 // new or changed ones within a minute - never more than `active_limit` live at once.
 //
@@ -101,7 +101,7 @@ type SourceRow = {
 };
 
 /**
- * One step of one source, in its own transaction: enrols up to a batch of matching contacts and moves
+ * One step of one source, in its own transaction: enrolls up to a batch of matching contacts and moves
  * the source's cursors. Returns how many were enrolled, or null when there was nothing to do.
  */
 async function fillStep(db: Database, key: Pick<SourceRow, 'team_id' | 'flow_uuid' | 'contact_source_id'>) {
@@ -135,7 +135,7 @@ async function fillStep(db: Database, key: Pick<SourceRow, 'team_id' | 'flow_uui
     try {
       where = massActionWhere(await loadLeadFilterSpec(trx, teamId), definition.mass_actions_filter);
     } catch (error) {
-      // A filter that no longer compiles (a custom field it names was deleted) enrols nobody.
+      // A filter that no longer compiles (a custom field it names was deleted) enrolls nobody.
       if (error instanceof AppError) return null;
       throw error;
     }

@@ -1,6 +1,6 @@
 // Which contacts a preview runs: the ones asked for, else a sample of what the flow's sources would
-// enrol (their filters), else of the contacts already in the flow, else the team's newest contacts.
-// Blacklisted contacts are left out, as enrolment leaves them out.
+// enroll (their filters), else of the contacts already in the flow, else the team's newest contacts.
+// Blacklisted contacts are left out, as enrollment leaves them out.
 import { type SqlBool, sql } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import { AppError, invalidField } from '../../../lib/errors.js';

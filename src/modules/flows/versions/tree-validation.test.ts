@@ -51,7 +51,7 @@ function branching(type: string, payload: Record<string, unknown>, ids: number[]
 }
 
 describe('tree validation', () => {
-  it('accepts every node type of the catalogue', async () => {
+  it('accepts every node type of the catalog', async () => {
     const tag = (
       await ctx.request(alice, { method: 'POST', url: '/leads/api/tags', payload: { name: 'hot' } })
     ).json();

@@ -1,6 +1,6 @@
 // What the nodes and contact sources of a version hold: payloads checked per type, references to the
 // team's records, contact sources; and the validate-node / validate-contact-source endpoints and the
-// node type catalogue. The tree's shape: tree-validation.test.ts.
+// node type catalog. The tree's shape: tree-validation.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext, type TestUser } from '../../../../test/harness.js';
 import { NODE_TYPE_NAMES } from '../../engine/index.js';
@@ -271,7 +271,7 @@ describe('validate-node and validate-contact-source', () => {
     expect(bad.json().error.data).toHaveProperty(['contact_sources[id=2].sender_profiles.0']);
   });
 
-  it('lists the node type catalogue with payload schemas', async () => {
+  it('lists the node type catalog with payload schemas', async () => {
     const res = await ctx.request(alice, { method: 'GET', url: '/flows/api/flow-versions/node-types' });
     expect(res.statusCode).toBe(200);
     const timer = res.json().find((t: { type: string }) => t.type === 'util_timer');

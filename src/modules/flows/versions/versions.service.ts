@@ -1,6 +1,6 @@
 // Flow versions: immutable trees. Saving validates the whole tree (one 422 listing every problem),
 // stores it, makes it the active version and moves the live enrollments onto it - in one transaction
-// under the flow's row lock, so two saves (or a save and an enrolment) never interleave.
+// under the flow's row lock, so two saves (or a save and an enrollment) never interleave.
 import type { Database } from '../../../db/database.js';
 import { AppError, invalidField, notFound } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';

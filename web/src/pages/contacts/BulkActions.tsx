@@ -42,14 +42,16 @@ export function BulkActions(props: { selection: ContactSelection; count: number;
   const queryClient = useQueryClient();
   const [action, setAction] = useState<(typeof ACTIONS)[number]>();
   const [values, setValues] = useState<Record<string, unknown>>({});
-  const tags = useTags();
-  const lists = useLists();
-  const stages = useStages();
-  const fields = useCustomFields('lead');
+  // Read when an action is chosen, not with the table's first rows.
+  const chosen = action !== undefined;
+  const tags = useTags(chosen);
+  const lists = useLists(chosen);
+  const stages = useStages(chosen);
+  const fields = useCustomFields('lead', chosen);
   const flows = useQuery({
     queryKey: ['flows', 'names'],
     queryFn: () => call(api.GET('/flows/api/flows', { params: { query: { limit: 1000 } } })),
-    enabled: action !== undefined,
+    enabled: chosen,
   });
   const run = useMutation({
     mutationFn: (type: ActionType) =>

@@ -6,20 +6,19 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
-import { api, call } from '../../api';
 import { ColumnChooser } from '../../ui/ColumnChooser';
 import { SavedViews } from '../../ui/SavedViews';
 import { useStoredState } from '../../ui/useStoredState';
 import { type CellMeta, type Sort, VirtualTable } from '../../ui/VirtualTable';
 import { BulkActions } from './BulkActions';
 import { type Contact, contactName } from './contact';
+import { contactsKey, DEFAULT_SORT, fetchContacts } from './contacts-query';
 import { FilterBuilder, useFilterFields } from './FilterBuilder';
 import { type Condition, toFilter } from './filter-model';
 import { NewContactButton } from './NewContactButton';
 import { contactsViewContent, contactsViewState, useMoveLocalViews } from './SavedViews';
 
 const SORTABLE = ['name', 'company_name', 'created_at', 'updated_at'] as const;
-type SortField = (typeof SORTABLE)[number];
 
 const DEFAULT_VISIBILITY: Record<string, boolean> = { updated_at: false };
 
@@ -58,38 +57,28 @@ const COLUMN_IDS = COLUMNS.map((c) => c.id);
 export function ContactsPage() {
   const [search, setSearch] = useState('');
   const [q] = useDebouncedValue(search.trim(), 250);
-  const [sort, setSort] = useStoredState<Sort>('contacts.sort', { field: 'created_at', direction: 'desc' });
+  const [sort, setSort] = useStoredState<Sort>('contacts.sort', DEFAULT_SORT);
   const [visibility, setVisibility] = useStoredState('contacts.columns', DEFAULT_VISIBILITY);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [allMatching, setAllMatching] = useState(false);
   const [conditions, setConditions] = useStoredState<Condition[]>('contacts.filters', []);
   const [debounced] = useDebouncedValue(conditions, 300);
-  const fields = useFilterFields();
+  const fields = useFilterFields(conditions.length > 0);
   useMoveLocalViews(COLUMN_IDS);
   const filter = useMemo(() => {
     const built = toFilter(debounced, fields) ?? {};
     const f = q ? { ...built, q } : built;
     return Object.keys(f).length > 0 ? f : undefined;
   }, [q, debounced, fields]);
-  const queryKey = ['contacts', 'search', sort, filter ?? null];
-  const total = useQuery<{ total: number }>({ queryKey: [...queryKey, 0], enabled: false }).data?.total ?? 0;
+  const queryKey = contactsKey(sort, filter);
+  const firstPage = useQuery<{ total: number }>({ queryKey: [...queryKey, 0], enabled: false }).data;
+  const total = firstPage?.total ?? 0;
   const clearSelection = () => {
     setSelected(new Set());
     setAllMatching(false);
   };
 
-  const fetchPage = (offset: number, limit: number) =>
-    call(
-      api.POST('/leads/api/leads/search', {
-        body: {
-          limit,
-          offset,
-          order_field: sort.field as SortField,
-          order_type: sort.direction,
-          ...(filter ? { filter } : {}),
-        },
-      }),
-    ) as Promise<{ data: Contact[]; total: number }>;
+  const fetchPage = (offset: number, limit: number) => fetchContacts(sort, filter, offset, limit);
 
   return (
     <Stack>
@@ -101,12 +90,14 @@ export function ContactsPage() {
           <SavedViews
             page="contacts"
             noun="contacts"
+            // Read after the first rows, which do not wait behind them.
+            enabled={firstPage !== undefined}
             current={contactsViewContent({ conditions, visibility, sort }, COLUMN_IDS)}
             onOpen={(view) => {
               const next = contactsViewState(view, COLUMN_IDS, {
                 conditions: [],
                 visibility: DEFAULT_VISIBILITY,
-                sort: { field: 'created_at', direction: 'desc' },
+                sort: DEFAULT_SORT,
               });
               setConditions(next.conditions);
               setVisibility(next.visibility);

@@ -10,8 +10,9 @@ import { useStages, useTags } from '../../ui/useCatalogs';
 
 export type CrmSave = (body: Record<string, unknown>) => Promise<unknown>;
 
-export function useCustomFields(object: 'lead' | 'company') {
+export function useCustomFields(object: 'lead' | 'company', enabled = true) {
   return useQuery({
+    enabled,
     queryKey: ['custom-fields', object],
     queryFn: () =>
       call(

@@ -5,8 +5,9 @@ import { useLists, useStages, useTags } from '../../ui/useCatalogs';
 import { useCustomFields } from './CrmFields';
 import { type Condition, type FieldDef, needsValue, OPERATORS, STANDARD_FIELDS } from './filter-model';
 
-export function useFilterFields(): FieldDef[] {
-  const custom = useCustomFields('lead');
+/** The fields a condition may use; custom fields are read once `enabled` (a filter exists). */
+export function useFilterFields(enabled: boolean): FieldDef[] {
+  const custom = useCustomFields('lead', enabled);
   return [
     ...STANDARD_FIELDS,
     ...(custom.data?.data ?? []).map((f) => ({
@@ -23,9 +24,11 @@ export function FilterBuilder(props: {
   conditions: Condition[];
   onChange: (next: Condition[]) => void;
 }) {
-  const lists = useLists();
-  const tags = useTags();
-  const stages = useStages();
+  // Read once a filter exists: the table's first rows do not wait behind them.
+  const wanted = props.conditions.length > 0;
+  const lists = useLists(wanted);
+  const tags = useTags(wanted);
+  const stages = useStages(wanted);
   const choices: Record<string, { value: string; label: string }[]> = {
     list: lists.lists.map((l) => ({ value: l.uuid, label: l.name })),
     tags: tags.tags.map((t) => ({ value: t.uuid, label: t.name })),

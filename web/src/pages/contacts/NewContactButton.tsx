@@ -21,7 +21,7 @@ export function NewContactButton() {
   const queryClient = useQueryClient();
   const [values, setValues] = useState<Partial<Record<Field, string>>>({});
   const [listUuid, setListUuid] = useState<string | null>(null);
-  const lists = useLists();
+  const lists = useLists(opened);
   const create = useMutation({
     mutationFn: () => {
       const lead = Object.fromEntries(Object.entries(values).filter(([, v]) => v?.trim()));

@@ -5,46 +5,31 @@ import { Alert, Box, Button, Grid, Group, SegmentedControl, Stack, Switch, Text,
 import { useMediaQuery } from '@mantine/hooks';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, call } from '../../api';
 import { useSession } from '../../session';
-import { contactsByUuid } from '../../ui/contacts-by-uuid';
 import { senderName, useSenders } from '../../ui/useSenders';
 import { useStoredState } from '../../ui/useStoredState';
 import { contactName } from '../contacts/contact';
 import { ContactPanel } from './ContactPanel';
-import { ConversationList, type InboxPage as Page } from './ConversationList';
+import { ConversationList } from './ConversationList';
+import { type Channel, inboxFilter, inboxQuery } from './inbox-query';
 import { type Conversation, conversationKey } from './inbox-types';
 import { ReadToggle, useMarkReadOnOpen } from './ReadToggle';
 import { Thread } from './Thread';
-
-const PAGE = 50;
 
 export function InboxPage() {
   const session = useSession();
   const phone = useMediaQuery('(max-width: 48em)');
   const [everyone, setEveryone] = useStoredState('inbox.everyone', false);
-  const [channel, setChannel] = useStoredState<'all' | 'linkedin' | 'email'>('inbox.channel', 'all');
+  const [channel, setChannel] = useStoredState<Channel>('inbox.channel', 'all');
   const [unreadOnly, setUnreadOnly] = useState(false);
   const [selected, setSelected] = useState<Conversation>();
   const { senders, byUuid, query: sendersQuery } = useSenders();
   const mine = senders.filter((s) => s.assignee_user_id === session.user.id).map((s) => s.uuid);
 
-  const query = {
-    ...(channel === 'all' ? {} : { channel }),
-    ...(everyone ? {} : { sender_profile_uuid: mine }),
-    ...(unreadOnly ? { unread: true } : {}),
-  };
+  const query = inboxFilter({ channel, everyone, mine, unreadOnly });
   const conversations = useInfiniteQuery({
-    queryKey: ['inbox', 'list', query],
+    ...inboxQuery(query),
     enabled: sendersQuery.isSuccess && (everyone || mine.length > 0),
-    initialPageParam: 0,
-    queryFn: async ({ pageParam }): Promise<Page> => {
-      const page = await call(
-        api.GET('/leads/api/inbox', { params: { query: { ...query, limit: PAGE, offset: pageParam } } }),
-      );
-      return { ...page, contacts: await contactsByUuid(page.data.map((c) => c.lead_uuid)) };
-    },
-    getNextPageParam: (last, all) => (last.has_more ? all.length * PAGE : undefined),
   });
   const pages = conversations.data?.pages ?? [];
   const contacts = new Map(pages.flatMap((p) => [...p.contacts]));

@@ -20,6 +20,7 @@ import { type FormEvent, useState } from 'react';
 import { api, call, messageOf } from '../../api';
 import { fieldMessage } from '../../ui/field-error';
 import { senderName, useSenders } from '../../ui/useSenders';
+import { proxyLabel, SeatProxyDialog } from './SeatProxy';
 
 const STATUS: Record<string, { label: string; color: string; help: string }> = {
   stopped: { label: 'Stopped', color: 'gray', help: 'Run it, or send its login link if it never logged in.' },
@@ -44,6 +45,7 @@ export function SeatsPage() {
     name: '',
   });
   const [link, setLink] = useState<string>();
+  const [proxyOf, setProxyOf] = useState<{ id: number; who: string }>();
   const seats = useQuery({
     queryKey: ['seats'],
     queryFn: () => call(api.POST('/browsers/api/linkedin-browsers/list', { body: { limit: 1000 } })),
@@ -113,6 +115,7 @@ export function SeatsPage() {
               <Table.Th>Kind</Table.Th>
               <Table.Th>Status</Table.Th>
               <Table.Th>What to do</Table.Th>
+              <Table.Th>Proxy</Table.Th>
               <Table.Th>
                 <span className="lf-visually-hidden">Actions</span>
               </Table.Th>
@@ -134,7 +137,20 @@ export function SeatsPage() {
                     <Text size="sm">{seat.error_reason ?? status.help}</Text>
                   </Table.Td>
                   <Table.Td>
+                    <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                      {proxyLabel(seat)}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
                     <Group gap="xs" wrap="nowrap">
+                      <Button
+                        size="xs"
+                        variant="default"
+                        aria-label={`Proxy of ${who}`}
+                        onClick={() => setProxyOf({ id: seat.id, who })}
+                      >
+                        Proxy
+                      </Button>
                       {seat.driver === 'chromium' && (
                         <Button
                           size="xs"
@@ -218,6 +234,11 @@ export function SeatsPage() {
           </Stack>
         </form>
       </Modal>
+      <SeatProxyDialog
+        seat={rows.find((r) => r.id === proxyOf?.id)}
+        who={proxyOf?.who ?? ''}
+        onClose={() => setProxyOf(undefined)}
+      />
       <Modal opened={link !== undefined} onClose={() => setLink(undefined)} title="Login link">
         <Stack>
           <Text size="sm">
