@@ -164,14 +164,7 @@ export async function runPreview(setup: PreviewSetup): Promise<PreviewRun> {
       .map((uuid) => uuid.toLowerCase())
       .filter((uuid) => setup.senders.has(uuid));
     const enabled = candidates.filter((uuid) => setup.senders.get(uuid)?.status === 'enabled');
-    if (enabled.length === 0) {
-      work.fl.status = 'paused';
-      work.fl.reason = candidates.length === 0 ? 'no_sender' : 'sender_disabled';
-      work.fl.next_run_at = null;
-      work.blocked = true;
-      work.need = undefined;
-      return;
-    }
+    if (work.pausedWithoutSender(candidates, enabled)) return;
     const known = (setup.knownSenders.get(work.fl.lead_uuid) ?? []).find((uuid) => enabled.includes(uuid));
     let pick = known;
     if (!pick) {

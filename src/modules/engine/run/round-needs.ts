@@ -121,14 +121,7 @@ export async function resolveSenders(db: Executor, teamId: number, works: WorkTy
   for (const work of needing) {
     const candidates = candidatesOf(work);
     const enabled = candidates.filter((uuid) => ctx.senders.get(uuid)?.status === 'enabled');
-    if (enabled.length === 0) {
-      work.fl.status = 'paused';
-      work.fl.reason = candidates.length === 0 ? 'no_sender' : 'sender_disabled';
-      work.fl.next_run_at = null;
-      work.blocked = true;
-      work.need = undefined;
-      continue;
-    }
+    if (work.pausedWithoutSender(candidates, enabled)) continue;
     const known_ = known.find(
       (k) => k.lead_uuid === work.fl.lead_uuid && enabled.includes(k.sender_profile_uuid ?? ''),
     );

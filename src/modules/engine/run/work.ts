@@ -108,6 +108,18 @@ export class Work {
     this.claimToken = row.claim_token;
     this.task = task;
   }
+
+  /** Pauses the enrollment when none of its source's senders can act (none left, or all disabled); the
+   * engine and the flow preview both ask this before assigning a sender. */
+  pausedWithoutSender(candidates: readonly string[], enabled: readonly string[]): boolean {
+    if (enabled.length > 0) return false;
+    this.fl.status = 'paused';
+    this.fl.reason = candidates.length === 0 ? 'no_sender' : 'sender_disabled';
+    this.fl.next_run_at = null;
+    this.blocked = true;
+    this.need = undefined;
+    return true;
+  }
 }
 
 /** Everything the node handlers read besides the enrollment itself (loaded once per batch). */
