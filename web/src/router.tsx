@@ -108,6 +108,7 @@ const routeTree = rootRoute.addChildren([
       loader: ({ context }) => prefetchFirstContacts(context.queryClient),
       component: lazyRouteComponent(() => import('./pages/contacts/ContactsPage'), 'ContactsPage'),
     }),
+    page('/companies', () => import('./pages/companies/CompaniesPage'), 'CompaniesPage'),
     page('/imports', () => import('./pages/imports/ImportPage'), 'ImportPage'),
     settingsRoute.addChildren([
       createRoute({

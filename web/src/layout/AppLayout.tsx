@@ -21,6 +21,7 @@ import { rememberTeam, useSession } from '../session';
 
 const NAV: { to: string; label: string }[] = [
   { to: '/contacts', label: 'Contacts' },
+  { to: '/companies', label: 'Companies' },
   { to: '/pipeline', label: 'Pipeline' },
   { to: '/inbox', label: 'Inbox' },
   { to: '/tasks', label: 'Tasks' },

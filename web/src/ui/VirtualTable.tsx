@@ -30,10 +30,11 @@ export type VirtualTableProps<T extends { uuid: string }> = {
   sort: Sort;
   sortable: readonly string[];
   onSort: (sort: Sort) => void;
-  selected: Set<string>;
-  onSelect: (next: Set<string>) => void;
-  /** The accessible name of a row's checkbox. */
-  rowLabel: (row: T) => string;
+  /** Rows picked with their checkboxes; without onSelect the table has no checkbox column. */
+  selected?: Set<string>;
+  onSelect?: (next: Set<string>) => void;
+  /** The accessible name of a row's checkbox ("Select <label>"); needed with onSelect. */
+  rowLabel?: (row: T) => string;
   onOpen?: (row: T) => void;
   empty: ReactNode;
   caption: string;
@@ -83,6 +84,8 @@ export function VirtualTable<T extends { uuid: string }>(props: VirtualTableProp
   });
   const headers = table.getHeaderGroups()[0]?.headers ?? [];
   const visibleColumns = table.getVisibleLeafColumns();
+  const selectable = props.onSelect !== undefined;
+  const span = visibleColumns.length + (selectable ? 1 : 0);
   const before = items[0]?.start ?? 0;
   const after = items.length > 0 ? virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0) : 0;
 
@@ -90,7 +93,7 @@ export function VirtualTable<T extends { uuid: string }>(props: VirtualTableProp
     const next = new Set(props.selected);
     if (next.has(uuid)) next.delete(uuid);
     else next.add(uuid);
-    props.onSelect(next);
+    props.onSelect?.(next);
   }
 
   if (first.isError) {
@@ -107,9 +110,11 @@ export function VirtualTable<T extends { uuid: string }>(props: VirtualTableProp
       <Table stickyHeader highlightOnHover={false} aria-label={props.caption} aria-rowcount={total + 1}>
         <Table.Thead>
           <Table.Tr>
-            <Table.Th w={40}>
-              <VisuallyHidden>Selected</VisuallyHidden>
-            </Table.Th>
+            {selectable && (
+              <Table.Th w={40}>
+                <VisuallyHidden>Selected</VisuallyHidden>
+              </Table.Th>
+            )}
             {headers.map((header) => {
               const id = header.column.id;
               const sortable = props.sortable.includes(id);
@@ -146,7 +151,7 @@ export function VirtualTable<T extends { uuid: string }>(props: VirtualTableProp
         <Table.Tbody>
           {before > 0 && (
             <tr style={{ height: before }}>
-              <td colSpan={visibleColumns.length + 1} />
+              <td colSpan={span} />
             </tr>
           )}
           {items.map((item) => {
@@ -154,13 +159,13 @@ export function VirtualTable<T extends { uuid: string }>(props: VirtualTableProp
             if (!row) {
               return (
                 <Table.Tr key={item.key} style={{ height: ROW_HEIGHT }} aria-rowindex={item.index + 2}>
-                  <Table.Td colSpan={visibleColumns.length + 1}>
+                  <Table.Td colSpan={span}>
                     <Skeleton height={12} aria-label="Loading" />
                   </Table.Td>
                 </Table.Tr>
               );
             }
-            const isSelected = props.selected.has(row.uuid);
+            const isSelected = props.selected?.has(row.uuid) ?? false;
             return (
               <Table.Tr
                 key={item.key}
@@ -170,13 +175,15 @@ export function VirtualTable<T extends { uuid: string }>(props: VirtualTableProp
                 aria-rowindex={item.index + 2}
                 onClick={() => props.onOpen?.(row)}
               >
-                <Table.Td onClick={(e) => e.stopPropagation()}>
-                  <Checkbox
-                    aria-label={`Select ${props.rowLabel(row)}`}
-                    checked={isSelected}
-                    onChange={() => toggle(row.uuid)}
-                  />
-                </Table.Td>
+                {selectable && (
+                  <Table.Td onClick={(e) => e.stopPropagation()}>
+                    <Checkbox
+                      aria-label={`Select ${props.rowLabel?.(row) ?? row.uuid}`}
+                      checked={isSelected}
+                      onChange={() => toggle(row.uuid)}
+                    />
+                  </Table.Td>
+                )}
                 {visibleColumns.map((column) => {
                   const def = column.columnDef as ColumnDef<T> & { accessorFn?: (r: T) => unknown };
                   const render = (def.meta as CellMeta<T> | undefined)?.render;
@@ -199,7 +206,7 @@ export function VirtualTable<T extends { uuid: string }>(props: VirtualTableProp
           })}
           {after > 0 && (
             <tr style={{ height: after }}>
-              <td colSpan={visibleColumns.length + 1} />
+              <td colSpan={span} />
             </tr>
           )}
         </Table.Tbody>

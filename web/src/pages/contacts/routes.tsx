@@ -1,4 +1,4 @@
-// Contact and company pages (the contacts table itself is registered in router.tsx).
+// Contact and company pages (the contacts and companies tables are registered in router.tsx).
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import type { appRoute } from '../../router';
 
