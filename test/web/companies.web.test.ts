@@ -1,6 +1,8 @@
 // The companies table in a real browser: an empty team is told to import a CSV file; companies listed,
 // searched (server-side q), sorted by name, saved as a view with the search and opened again; a row opens
-// the company page; "New company" creates one - axe-core on each state.
+// the company page; "New company" creates one; two picked companies are tagged and all that match a search
+// deleted after a dialog that states the count - axe-core on each state.
+import { sql } from 'kysely';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, startWebHarness, type WebHarness, webTestsUnavailable } from './web-harness.js';
@@ -93,5 +95,52 @@ describe.skipIf(webTestsUnavailable)('web application: companies table', { timeo
       .where('name', '=', 'Delta Works')
       .executeTakeFirst();
     expect(row).toEqual({ name: 'Delta Works', domain: 'delta.test' });
+  });
+
+  it('tags the picked companies and deletes all that match a search, stating the count', async () => {
+    const tag = await web.ctx.request(web.owner, {
+      method: 'POST',
+      url: '/leads/api/tags',
+      payload: { name: 'Key account' },
+    });
+    expect(tag.statusCode, tag.body).toBe(201);
+    await page.goto('/companies');
+    await page.getByRole('checkbox', { name: 'Select Acme Robotics' }).check();
+    await page.getByRole('checkbox', { name: 'Select Gamma Foods' }).check();
+    await page.getByText('2 selected.').waitFor();
+    await expectAccessible(page, 'companies selected');
+    await page.getByRole('button', { name: 'Actions on 2 companies' }).click();
+    await page.getByRole('menuitem', { name: 'Add tags' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add tags' });
+    await dialog.getByRole('textbox', { name: 'Tags' }).click();
+    await page.getByRole('option', { name: 'Key account' }).click();
+    await dialog.getByText('Add tags on 2 companies.').waitFor();
+    await expectAccessible(page, 'companies bulk action dialog');
+    await dialog.getByRole('button', { name: 'Apply to 2 companies' }).click();
+    await page.getByText('Add tags: 2 changed.').waitFor();
+    const tagged = await web.ctx.db
+      .selectFrom('companies')
+      .select('name')
+      .where('team_id', '=', web.owner.teamId)
+      .where(sql<boolean>`${tag.json().uuid}::uuid = any(tags)`)
+      .orderBy('name')
+      .execute();
+    expect(tagged.map((r) => r.name)).toEqual(['Acme Robotics', 'Gamma Foods']);
+
+    await page.getByRole('textbox', { name: 'Search companies' }).fill('a.test');
+    await expect.poll(names).toEqual(['Beta Analytics', 'Delta Works', 'Gamma Foods']);
+    await page.getByRole('button', { name: 'Select all 3 that match' }).click();
+    await page.getByRole('button', { name: 'Actions on 3 companies' }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete' });
+    await confirm.getByText('Delete 3 companies? This cannot be undone.').waitFor();
+    await confirm.getByRole('button', { name: 'Delete 3 companies' }).click();
+    await page.getByText('No company matches “a.test”. Try another search.').waitFor();
+    const left = await web.ctx.db
+      .selectFrom('companies')
+      .select('name')
+      .where('team_id', '=', web.owner.teamId)
+      .execute();
+    expect(left.map((r) => r.name)).toEqual(['Acme Robotics']);
   });
 });

@@ -1,5 +1,6 @@
 // Companies: a server-paged, virtualised table of every company of the team (POST /leads/api/companies/list),
-// searchable and sortable, with a column chooser and saved views; a row opens the company's page.
+// searchable and sortable, with a column chooser and saved views; a row opens the company's page; rows picked
+// (or all that match the search) take mass actions.
 import type { paths } from '@leadflow/sdk';
 import { Anchor, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
@@ -10,8 +11,10 @@ import { useState } from 'react';
 import { api, call } from '../../api';
 import { ColumnChooser } from '../../ui/ColumnChooser';
 import { SavedViews, visibilityOf, visibleColumns } from '../../ui/SavedViews';
+import { SelectionSummary, useRowSelection } from '../../ui/selection';
 import { useStoredState } from '../../ui/useStoredState';
 import { type CellMeta, type Sort, VirtualTable } from '../../ui/VirtualTable';
+import { CompanyBulkActions } from './BulkActions';
 import { NewCompanyButton } from './NewCompanyButton';
 
 type SearchBody = NonNullable<
@@ -75,6 +78,8 @@ export function CompaniesPage() {
   const [visibility, setVisibility] = useStoredState('companies.columns', DEFAULT_VISIBILITY);
   const queryKey = ['companies', 'list', sort, q] as const;
   const firstPage = useQuery<CompanyPage>({ queryKey: [...queryKey, 0], enabled: false }).data;
+  const rows = useRowSelection();
+  const total = firstPage?.total ?? 0;
 
   return (
     <Stack>
@@ -92,6 +97,7 @@ export function CompaniesPage() {
               setSearch(typeof view.filter.q === 'string' ? view.filter.q : '');
               setVisibility(visibilityOf(COLUMN_IDS, view.columns, DEFAULT_VISIBILITY));
               setSort(view.sort ?? DEFAULT_SORT);
+              rows.clear();
             }}
           />
           <ColumnChooser
@@ -102,14 +108,25 @@ export function CompaniesPage() {
           <NewCompanyButton />
         </Group>
       </Group>
-      <TextInput
-        aria-label="Search companies"
-        placeholder="Search by name, domain…"
-        value={search}
-        onChange={(e) => setSearch(e.currentTarget.value)}
-        w={360}
-        maw="100%"
-      />
+      <Group>
+        <TextInput
+          aria-label="Search companies"
+          placeholder="Search by name, domain…"
+          value={search}
+          onChange={(e) => {
+            setSearch(e.currentTarget.value);
+            rows.setAllMatching(false);
+          }}
+          w={360}
+          maw="100%"
+        />
+        <CompanyBulkActions
+          selection={rows.selection(q ? { q } : undefined)}
+          count={rows.count(total)}
+          onDone={rows.clear}
+        />
+        <SelectionSummary rows={rows} total={total} noun="companies" />
+      </Group>
       <VirtualTable<Company>
         caption="Companies"
         queryKey={queryKey}
@@ -119,6 +136,9 @@ export function CompaniesPage() {
         sort={sort}
         sortable={SORTABLE}
         onSort={setSort}
+        selected={rows.selected}
+        onSelect={rows.setSelected}
+        rowLabel={(c) => c.name || 'Unnamed company'}
         onOpen={(c) => void navigate({ to: '/companies/$uuid', params: { uuid: c.uuid } })}
         empty={
           q ? (

@@ -1,6 +1,6 @@
 // Contacts: a server-paged, virtualised table of every contact of the team, searchable and sortable,
 // with a column chooser; "New contact" creates one in a list.
-import { Anchor, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
@@ -8,6 +8,7 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
 import { ColumnChooser } from '../../ui/ColumnChooser';
 import { SavedViews } from '../../ui/SavedViews';
+import { SelectionSummary, useRowSelection } from '../../ui/selection';
 import { useStoredState } from '../../ui/useStoredState';
 import { type CellMeta, type Sort, VirtualTable } from '../../ui/VirtualTable';
 import { BulkActions } from './BulkActions';
@@ -59,8 +60,7 @@ export function ContactsPage() {
   const [q] = useDebouncedValue(search.trim(), 250);
   const [sort, setSort] = useStoredState<Sort>('contacts.sort', DEFAULT_SORT);
   const [visibility, setVisibility] = useStoredState('contacts.columns', DEFAULT_VISIBILITY);
-  const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [allMatching, setAllMatching] = useState(false);
+  const rows = useRowSelection();
   const [conditions, setConditions] = useStoredState<Condition[]>('contacts.filters', []);
   const [debounced] = useDebouncedValue(conditions, 300);
   const fields = useFilterFields(conditions.length > 0);
@@ -73,10 +73,7 @@ export function ContactsPage() {
   const queryKey = contactsKey(sort, filter);
   const firstPage = useQuery<{ total: number }>({ queryKey: [...queryKey, 0], enabled: false }).data;
   const total = firstPage?.total ?? 0;
-  const clearSelection = () => {
-    setSelected(new Set());
-    setAllMatching(false);
-  };
+  const clearSelection = rows.clear;
 
   const fetchPage = (offset: number, limit: number) => fetchContacts(sort, filter, offset, limit);
 
@@ -122,26 +119,8 @@ export function ContactsPage() {
           w={360}
           maw="100%"
         />
-        <BulkActions
-          selection={allMatching ? (filter ?? { all: true }) : { ids: [...selected] }}
-          count={allMatching ? total : selected.size}
-          onDone={clearSelection}
-        />
-        {allMatching ? (
-          <Text size="sm">All {total} contacts that match are selected.</Text>
-        ) : (
-          selected.size > 0 && <Text size="sm">{selected.size} selected.</Text>
-        )}
-        {!allMatching && total > 0 && (
-          <Button variant="subtle" size="xs" onClick={() => setAllMatching(true)}>
-            Select all {total} that match
-          </Button>
-        )}
-        {(allMatching || selected.size > 0) && (
-          <Button variant="subtle" size="xs" onClick={clearSelection}>
-            Clear selection
-          </Button>
-        )}
+        <BulkActions selection={rows.selection(filter)} count={rows.count(total)} onDone={clearSelection} />
+        <SelectionSummary rows={rows} total={total} noun="contacts" />
       </Group>
       <FilterBuilder
         fields={fields}
@@ -160,8 +139,8 @@ export function ContactsPage() {
         sort={sort}
         sortable={SORTABLE}
         onSort={setSort}
-        selected={selected}
-        onSelect={setSelected}
+        selected={rows.selected}
+        onSelect={rows.setSelected}
         rowLabel={contactName}
         empty={
           filter ? (
