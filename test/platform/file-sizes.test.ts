@@ -13,7 +13,6 @@ const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs|css)$/;
 
 /** Files over the limit today, each being split by someone. Strike a file once it is under the limit. */
 const KNOWN_OVER_LIMIT: string[] = [
-  'src/modules/email/email.flow.test.ts',
   'src/modules/linkedin-messages/linkedin-messages.routes.test.ts',
 ];
 
