@@ -12,11 +12,7 @@ const FOLDERS = ['src', 'bench', 'scripts', 'web/src'];
 const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs|css)$/;
 
 /** Files over the limit today, each being split by someone. Strike a file once it is under the limit. */
-const KNOWN_OVER_LIMIT: string[] = [
-  'src/modules/email/email.flow.test.ts',
-  'src/modules/files/import-leads.routes.test.ts',
-  'src/modules/linkedin-messages/linkedin-messages.routes.test.ts',
-];
+const KNOWN_OVER_LIMIT: string[] = ['src/modules/linkedin-messages/linkedin-messages.routes.test.ts'];
 
 function sourceFiles(folder: string): string[] {
   const entries = readdirSync(path.join(ROOT, folder), { withFileTypes: true, recursive: true });

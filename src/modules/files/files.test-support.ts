@@ -172,3 +172,20 @@ export async function download(ctx: TestContext, user: TestUser, body: Record<st
 export function rowsOf(text: string): Record<string, string>[] {
   return parse(text, { bom: true, columns: true }) as Record<string, string>[];
 }
+
+/** A new list of `user`'s team. */
+export async function createList(ctx: TestContext, user: TestUser, name: string): Promise<string> {
+  const res = await ctx.request(user, { method: 'POST', url: '/leads/api/lists', payload: { name } });
+  return res.json().uuid;
+}
+
+/** The contacts matching `filter`, oldest first. */
+export async function contactsOf(ctx: TestContext, user: TestUser, filter: Record<string, unknown>) {
+  const res = await ctx.request(user, {
+    method: 'POST',
+    url: '/leads/api/leads/search',
+    payload: { filter, limit: 1000, order_field: 'created_at', order_type: 'asc' },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data as Array<Record<string, unknown>>;
+}
