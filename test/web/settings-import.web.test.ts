@@ -91,6 +91,7 @@ describe.skipIf(webTestsUnavailable)(
     it('creates a webhook and shows its delivery', async () => {
       await page.getByRole('link', { name: 'Webhooks' }).click();
       await page.getByLabel('Name').fill('Exports to my tool');
+      await expect.poll(() => page.getByLabel('Name').inputValue()).toBe('Exports to my tool');
       await page.getByRole('textbox', { name: 'Event' }).click();
       await page.getByRole('option', { name: 'contact_exported' }).click();
       // The choice must have landed before the form is sent (a loaded machine lags the combobox).

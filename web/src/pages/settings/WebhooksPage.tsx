@@ -42,11 +42,13 @@ function Webhooks() {
   });
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ['webhooks'] });
   const failed = (error: unknown) => notifications.show({ color: 'red', message: messageOf(error) });
+  // The form travels as the mutation's variables: the options' closure is refreshed only after a render's
+  // effects, so a submit right after the last keystroke could send the form before it.
   const create = useMutation({
-    mutationFn: () => call(api.POST('/integrations/api/webhooks', { body: form })),
-    onSuccess: (created) => {
+    mutationFn: (body: typeof form) => call(api.POST('/integrations/api/webhooks', { body })),
+    onSuccess: (created, sent) => {
       setSecret(created.secret);
-      setForm({ name: '', event: form.event, target_url: '' });
+      setForm({ name: '', event: sent.event, target_url: '' });
       refresh();
     },
   });
@@ -92,7 +94,7 @@ function Webhooks() {
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    create.mutate();
+    create.mutate(form);
   }
 
   const rows = webhooks.data?.data ?? [];
