@@ -82,8 +82,12 @@ export async function startWebHarness(
 /** axe-core on the page as it is: no serious or critical violation (listed by rule and target when any). */
 export async function expectAccessible(page: Page, what: string): Promise<void> {
   // A dialog fading in has half-transparent colours: let running transitions end before axe reads them.
+  // Two frames first, so a transition the last click scheduled has started (else none is running yet).
+  await page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+  );
   await page.waitForFunction(
-    () => document.getAnimations().every((a) => a.playState !== 'running'),
+    () => document.getAnimations().every((a) => a.playState !== 'running' && !a.pending),
     undefined,
     {
       timeout: 5_000,
